@@ -52,7 +52,8 @@ impl<B: M68kBus> AddressBus for Adapter<'_, B> {
     }
     #[inline]
     fn write_long(&mut self, address: u32, value: u32) {
-        self.0.write_word(address & ADDRESS_MASK, (value >> 16) as u16);
+        self.0
+            .write_word(address & ADDRESS_MASK, (value >> 16) as u16);
         self.0
             .write_word(address.wrapping_add(2) & ADDRESS_MASK, value as u16);
     }
@@ -142,7 +143,12 @@ impl Cpu68k {
             used += result.cycles.max(0) as u32;
             match result.exit {
                 CycleBatchExit::BudgetExhausted | CycleBatchExit::BoundaryRequested => {}
-                CycleBatchExit::Stopped => return RunResult { cycles: used, stopped: true },
+                CycleBatchExit::Stopped => {
+                    return RunResult {
+                        cycles: used,
+                        stopped: true,
+                    };
+                }
                 CycleBatchExit::AlineTrap { .. } => {
                     used += self.core.take_aline_exception(&mut adapter).max(0) as u32
                 }
