@@ -84,3 +84,6 @@ impl Z80 {
         self.idle(4);
     }
 }
+
+#[cfg(test)]
+mod tests;
