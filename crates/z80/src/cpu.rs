@@ -7,6 +7,7 @@ use crate::registers::Registers;
 /// A Zilog Z80. All state is plain data: cloning saves it, assigning the clone back restores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Z80 {
+    /// Register file, including WZ, IFFs, IM and the Q latch.
     pub regs: Registers,
     /// The previous instruction was EI: maskable interrupts are held off for one more instruction.
     pub after_ei: bool,
@@ -79,6 +80,7 @@ impl Z80 {
         self.t_states
     }
 
+    /// Move the T-state counter (e.g. to align with the console's clock); state is untouched.
     pub fn set_t_states(&mut self, t: u64) {
         self.t_states = t;
     }

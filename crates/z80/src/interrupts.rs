@@ -43,6 +43,8 @@ impl Z80 {
         self.enter_interrupt();
         self.regs.iff1 = false;
         self.regs.iff2 = false;
+        // The acknowledge cycle happens in every mode (IM 1 ignores the byte), so the bus
+        // always learns that the interrupt was taken and when.
         let data = bus.int_ack(self.t_states + 3);
         self.idle(6);
         match self.regs.im {
