@@ -1,1 +1,4 @@
-//! s2harness
+//! The lab's harness: ROM identification, scenarios in the real game, traces and comparison.
+
+pub mod rom;
+pub mod store;
