@@ -897,3 +897,88 @@ fn rgb888_levels_match_genesis_plus_gx_via_stable_retro() {
     assert_eq!(to_rgb888(0x018 | INTENSITY_SHADOW), 0x00_30_00);
     assert_eq!(to_rgb565(0x1FF), 0xEF7D);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Edge cases
+
+#[test]
+fn invalid_hscroll_mode_repeats_first_eight_entries() {
+    // reg 11 bits 0-1 = 01 is listed as invalid in genvdp.txt; the VDP then indexes the table
+    // with line & 7, so the first eight entries repeat down the screen (Genesis Plus GX).
+    let mut s = Scene::new(false);
+    numbered_row(&mut s, PLANE_A, 1);
+    s.regs[11] = 0x01;
+    s.hscroll(1, 8, 0);
+    s.hscroll(9, 0, 0);
+    // line 9 -> entry 1: scroll 8, x 0 shows cell 31.
+    assert_eq!(s.render(9)[0], colour_of_cell(31));
+}
+
+#[test]
+fn window_saturation_cases() {
+    // DOWN set with WVP 0: every line is below line 0, so the whole screen is window.
+    // RIGT set with WHP 0: the window starts at column 0 (whole line). RIGT clear with WHP past
+    // the screen: the window covers the whole line.
+    let mut s = Scene::new(false);
+    s.solid(2, 2);
+    for col in 0..32 {
+        s.word(WINDOW + col * 2, entry(2, 0, false, false, false));
+    }
+    s.regs[18] = 0x80;
+    assert!(s.render(0).iter().all(|&p| p == px(0, 2)));
+    s.regs[18] = 0x00;
+    s.regs[17] = 0x80;
+    assert!(s.render(0).iter().all(|&p| p == px(0, 2)));
+    s.regs[17] = 0x1F;
+    assert!(s.render(0).iter().all(|&p| p == px(0, 2)));
+    s.regs[17] = 0x00; // no window at all
+    assert!(s.render(0).iter().all(|&p| p == BACKDROP));
+}
+
+#[test]
+fn sprites_clip_at_screen_edges() {
+    // Sprite x is screen x + 128 (genvdp.txt); a sprite partly left of the screen or past its
+    // right edge shows only its visible pixels.
+    let mut s = Scene::new(false);
+    s.tile(1, [0x1234_5678; 8]);
+    s.sprite(0, 0, 1, 1, 1, entry(1, 0, false, false, false), -3);
+    s.sprite(1, 0, 1, 1, 0, entry(1, 0, false, false, false), 252);
+    let line = s.render(0);
+    assert_eq!(&line[0..5], &[4, 5, 6, 7, 8]);
+    assert_eq!(line[5], BACKDROP);
+    assert_eq!(&line[252..256], &[1, 2, 3, 4]);
+}
+
+#[test]
+fn sprite_y_range_and_height() {
+    // Sprite y is screen line + 128; an h-cell sprite covers 8h lines (patterns 1 and 2 here).
+    let mut s = Scene::new(false);
+    s.solid(1, 1);
+    s.solid(2, 1);
+    s.sprite(0, 10, 1, 2, 0, entry(1, 0, false, false, false), 0);
+    assert_eq!(s.render(9)[0], BACKDROP);
+    assert_eq!(s.render(10)[0], 1);
+    assert_eq!(s.render(25)[0], 1);
+    assert_eq!(s.render(26)[0], BACKDROP);
+}
+
+#[test]
+fn h40_sprite_table_ignores_reg5_bit0() {
+    // genvdp.txt reg 5: in H40 the table is 1 KiB aligned, bit 0 (address bit 9) is ignored.
+    let mut s = Scene::new(true);
+    s.solid(1, 1);
+    s.sprite(0, 0, 1, 1, 0, entry(1, 0, false, false, false), 0);
+    s.regs[5] |= 0x01;
+    assert_eq!(s.render(0)[0], 1);
+}
+
+#[test]
+fn renderer_state_is_plain_data() {
+    // The renderer is cloned into save states: the clone renders the same.
+    let mut s = Scene::new(false);
+    s.solid(1, 1);
+    s.sprite(0, 0, 1, 1, 0, entry(1, 0, false, false, false), 5);
+    let copy = s.renderer.clone();
+    assert_eq!(copy, s.renderer);
+    assert_eq!(s.render(0)[5], 1);
+}
