@@ -5,7 +5,10 @@
 //! so wait states, DMA stalls and Z80 contention are decided on our side, and a plain-RAM
 //! bus can drive the same core in the vector tests.
 
-use m68k::{AddressBus, CpuCore, CpuType, CycleBatchExit, NoOpHleHandler, StepResult};
+use m68k::{
+    AddressBus, CpuCore, CpuType, CycleBatchControl, CycleBatchExit, CycleBoundaryEvent,
+    NoOpHleHandler, StepResult,
+};
 
 /// The 68000's view of the machine: 24-bit addresses, big-endian, word accesses even.
 pub trait M68kBus {
@@ -81,6 +84,53 @@ pub struct RunResult {
 #[derive(Debug)]
 pub struct Cpu68k {
     core: CpuCore,
+}
+
+/// What a boundary callback of [`Cpu68k::run_with_boundaries`] tells the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundaryControl {
+    /// Return to the caller before the next instruction.
+    pub stop: bool,
+    /// The interrupt level now asserted on IPL0-2 (0 = none).
+    pub irq_level: u8,
+}
+
+/// How [`Cpu68k::run_with_boundaries`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundaryExit {
+    /// The callback asked to stop.
+    Requested,
+    /// The CPU executed STOP (or is halted) and waits for an interrupt.
+    Stopped,
+}
+
+/// The 68000's registers and pipeline as plain data, for save states (`m68k::CpuCore` is not
+/// `Clone`). Taken and restored at instruction boundaries only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cpu68kState {
+    pub dar: [u32; 16],
+    /// Stack pointer banks as the core keeps them (USP at 0, SSP at 4).
+    pub sp: [u32; 8],
+    pub pc: u32,
+    pub ppc: u32,
+    pub sr: u16,
+    pub ir: u32,
+    pub int_level: u32,
+    pub stopped: u32,
+    pub prefetch_queue: [u16; 2],
+    pub prefetch_count: u8,
+    pub pending_sync_clocks: u32,
+    pub run_mode: u32,
+    pub nmi_pending: u32,
+    pub virq_state: u32,
+}
+
+impl Clone for Cpu68k {
+    fn clone(&self) -> Self {
+        let mut cpu = Cpu68k::new();
+        cpu.restore_state(&self.save_state());
+        cpu
+    }
 }
 
 impl Default for Cpu68k {
@@ -174,6 +224,106 @@ impl Cpu68k {
 
     pub fn pc(&self) -> u32 {
         self.core.pc
+    }
+
+    /// Runs whole instructions, calling `boundary` with the CPU clocks of each completed
+    /// instruction, interrupt entry or exception entry, and the PC of what runs next. The callback decides whether to stop
+    /// and which interrupt level is asserted from then on, so the caller runs the 68000
+    /// straight to its next scheduled event with interrupts raised at instruction boundaries.
+    pub fn run_with_boundaries<B, F>(&mut self, bus: &mut B, mut boundary: F) -> BoundaryExit
+    where
+        B: M68kBus,
+        F: FnMut(&mut B, u32, u32) -> BoundaryControl,
+    {
+        // Reset processing is accounted by the caller.
+        self.core.reset_cycles = 0;
+        let mut adapter = Adapter(bus);
+        loop {
+            let result = self.core.run_for_cycles_with_boundary_hook(
+                &mut adapter,
+                i32::MAX / 2,
+                |cpu, adapter, event| {
+                    let cycles = match event {
+                        CycleBoundaryEvent::Instruction { cycles } => cycles,
+                        CycleBoundaryEvent::InterruptEntry { cycles } => cycles,
+                    };
+                    let control = boundary(adapter.0, cycles.max(0) as u32, cpu.pc);
+                    cpu.set_irq(control.irq_level);
+                    if control.stop {
+                        CycleBatchControl::Return
+                    } else {
+                        CycleBatchControl::Continue
+                    }
+                },
+            );
+            let extra = match result.exit {
+                CycleBatchExit::BoundaryRequested => return BoundaryExit::Requested,
+                CycleBatchExit::Stopped => return BoundaryExit::Stopped,
+                CycleBatchExit::BudgetExhausted => continue,
+                CycleBatchExit::AlineTrap { .. } => self.core.take_aline_exception(&mut adapter),
+                CycleBatchExit::FlineTrap { .. } => self.core.take_fline_exception(&mut adapter),
+                CycleBatchExit::TrapInstruction { trap_num } => {
+                    self.core.take_trap_exception(&mut adapter, trap_num)
+                }
+                CycleBatchExit::Breakpoint { .. } => self.core.take_bkpt_exception(&mut adapter),
+                CycleBatchExit::IllegalInstruction { .. } => {
+                    self.core.take_illegal_exception(&mut adapter)
+                }
+            };
+            let control = boundary(adapter.0, extra.max(0) as u32, self.core.pc);
+            self.core.set_irq(control.irq_level);
+            if control.stop {
+                return BoundaryExit::Requested;
+            }
+        }
+    }
+
+    /// Whether the CPU waits in STOP for an interrupt.
+    pub fn is_stopped(&self) -> bool {
+        self.core.stopped != 0
+    }
+
+    /// Takes the registers and pipeline as plain data.
+    pub fn save_state(&self) -> Cpu68kState {
+        let c = &self.core;
+        Cpu68kState {
+            dar: c.dar,
+            sp: c.sp,
+            pc: c.pc,
+            ppc: c.ppc,
+            sr: c.get_sr(),
+            ir: c.ir,
+            int_level: c.int_level,
+            stopped: c.stopped,
+            prefetch_queue: c.prefetch_queue,
+            prefetch_count: c.prefetch_count,
+            pending_sync_clocks: c.pending_sync_clocks,
+            run_mode: c.run_mode,
+            nmi_pending: c.nmi_pending,
+            virq_state: c.virq_state,
+        }
+    }
+
+    /// Restores what [`Cpu68k::save_state`] took.
+    pub fn restore_state(&mut self, s: &Cpu68kState) {
+        let c = &mut self.core;
+        // Flags and mode bits first, without swapping stack banks; then the registers
+        // and banks exactly as saved.
+        c.set_sr_noint_nosp(s.sr);
+        c.dar = s.dar;
+        c.sp = s.sp;
+        c.pc = s.pc;
+        c.ppc = s.ppc;
+        c.ir = s.ir;
+        c.int_level = s.int_level;
+        c.stopped = s.stopped;
+        c.prefetch_queue = s.prefetch_queue;
+        c.prefetch_count = s.prefetch_count;
+        c.pending_sync_clocks = s.pending_sync_clocks;
+        c.run_mode = s.run_mode;
+        c.nmi_pending = s.nmi_pending;
+        c.virq_state = s.virq_state;
+        c.reset_cycles = 0;
     }
 
     pub fn sr(&self) -> u16 {

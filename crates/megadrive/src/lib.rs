@@ -1,4 +1,26 @@
 //! The Sega Mega Drive / Genesis: the 68000 behind our bus, the VDP, I/O, the Z80 side and sound.
+//!
+//! Start at [`machine::Machine`]: it owns the CPUs and the [`bus::System`] (cartridge, work
+//! RAM, I/O, VDP, Z80 bus, YM2612, PSG) and schedules them on one master clock.
 
+pub mod bus;
+pub mod cartridge;
+pub mod clock;
 pub mod cpu68k;
+pub mod frontend;
+pub mod input_script;
+pub mod io;
+pub mod machine;
+pub mod psg;
+pub mod sound_cpu;
+pub mod state;
 pub mod vdp;
+pub mod ym2612;
+pub mod z80_bus;
+
+pub use bus::{Timing, Watch, WatchHit};
+pub use cartridge::RomError;
+pub use clock::Region;
+pub use io::{PadKind, buttons};
+pub use machine::{Machine, Options, RunStop};
+pub use state::StateError;

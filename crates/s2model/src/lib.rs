@@ -1,1 +1,37 @@
-//! s2model
+//! s2model: a frame-by-frame reference model of Sonic's movement in Sonic the Hedgehog 2 (Rev B) on
+//! stages built of Emerald Hill's full flat block, and the interchange formats (input scripts,
+//! scenarios, traces) it shares with the harness and with recordings of the real game.
+//!
+//! Start at [`frame::step`] (one frame: pad read, mode dispatch, animation) and follow the game's
+//! routines from there; each function carries its disassembly label and line range
+//! (`sonicretro/s2disasm`, HEAD 34fc7f1). [`scenario::run_scenario`] runs a scenario to a trace;
+//! [`trace::diff`] compares two traces. No ROM and no emulator are needed.
+//!
+//! Modules: [`state`] (Sonic's object and the globals), [`stage`] (the collision grid), [`trig`]
+//! (`CalcSine`, `CalcAngle` and their generated tables), [`collision`] (distance scans, sensors,
+//! `AnglePos`), [`ground`], [`roll`], [`spindash`], [`air`] (the mode routines), [`animate`]
+//! (`Sonic_Animate`), [`frame`] (the frame and shared primitives), [`script`], [`scenario`],
+//! [`trace`] (formats).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod air;
+pub mod animate;
+pub mod collision;
+pub mod frame;
+pub mod ground;
+pub mod roll;
+pub mod scenario;
+pub mod script;
+pub mod spindash;
+pub mod stage;
+pub mod state;
+pub mod trace;
+pub mod trig;
+
+pub use frame::{Model, step};
+pub use scenario::{Scenario, Stop, run_scenario};
+pub use stage::{CellRect, Stage};
+pub use state::SonicState;
+pub use trace::{DiffReport, Trace, diff};

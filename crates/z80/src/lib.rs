@@ -5,6 +5,20 @@
 //! to the bus with the absolute T-state at which it happens, so the console can place
 //! YM2612 writes, bank-window reads and bus requests exactly.
 
+mod alu;
+mod base;
+mod block;
+mod cb;
+mod cpu;
+mod ed;
+mod index;
+mod index_cb;
+mod interrupts;
+pub mod registers;
+
+pub use cpu::Z80;
+pub use registers::Registers;
+
 /// What the Z80 sees around it. `t` is the absolute T-state count (`Z80::t_states()`) at the access.
 pub trait Bus {
     fn read(&mut self, addr: u16, t: u64) -> u8;

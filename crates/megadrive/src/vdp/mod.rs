@@ -1,2 +1,382 @@
-//! The Video Display Processor (Sega 315-5313).
+//! The Video Display Processor (Sega 315-5313): registers, VRAM/CRAM/VSRAM, the command and
+//! data ports, DMA, the FIFO, status, the HV counter and the interrupts it raises.
+//!
+//! The scheduler (`machine.rs`) tells the VDP where the beam is (`begin_line`) and the bus
+//! passes the 68000's current master clock to every port access, so the VDP answers as of that
+//! moment. DMA that reads the 68000's bus is driven from `bus.rs`, which owns the memories.
+pub mod dma;
+pub mod fifo;
+pub mod hv;
+pub mod ports;
 pub mod render;
+
+use crate::clock::{LINES_NTSC, LINES_PAL, MCLK_PER_LINE};
+use dma::Dma;
+use fifo::Fifo;
+use render::{Pixel, RenderInput, Renderer};
+
+/// Bytes of VRAM.
+pub const VRAM_BYTES: usize = 0x1_0000;
+/// Widest active line.
+pub const MAX_WIDTH: usize = 320;
+/// Tallest frame (interlace mode 2, 240 lines per field).
+pub const MAX_HEIGHT: usize = 480;
+
+/// Master clocks into the line at which V-int fires on the first line of vertical blank
+/// (H32, H40), after the VBLANK flag is set (Dracula, OutRunners and VR Troopers need the gap).
+pub const VINT_H32_MCLK: u64 = 770;
+pub const VINT_H40_MCLK: u64 = 788;
+/// The HBLANK status flag's window within a line (H32 and H40), in master clocks from the
+/// scheduler's line start.
+pub const HBLANK_H32_MCLK: (u64, u64) = (280, 860);
+pub const HBLANK_H40_MCLK: (u64, u64) = (228, 872);
+
+/// Status register bits.
+pub mod status {
+    pub const PAL: u16 = 1 << 0;
+    pub const DMA_BUSY: u16 = 1 << 1;
+    pub const HBLANK: u16 = 1 << 2;
+    pub const VBLANK: u16 = 1 << 3;
+    pub const ODD_FRAME: u16 = 1 << 4;
+    pub const SPRITE_COLLISION: u16 = 1 << 5;
+    pub const SPRITE_OVERFLOW: u16 = 1 << 6;
+    pub const VINT_OCCURRED: u16 = 1 << 7;
+    pub const FIFO_FULL: u16 = 1 << 8;
+    pub const FIFO_EMPTY: u16 = 1 << 9;
+}
+
+#[derive(Clone, Debug)]
+pub struct Vdp {
+    pub regs: [u8; 24],
+    pub vram: Vec<u8>,
+    pub cram: [u16; 64],
+    pub vsram: [u16; 40],
+
+    /// Command: code bits CD5-CD0 and the address register.
+    pub code: u8,
+    pub addr: u16,
+    /// A15-A14 from the last second command word (a first word keeps them).
+    pub addr_latch: u16,
+    /// First command word seen, waiting for the second.
+    pub pending: bool,
+    /// A second control word written while a bus DMA ran, applied when it ends (Formula One).
+    pub cached_ctrl: Option<u16>,
+    pub status: u16,
+    pub hint_pending: bool,
+    pub vint_pending: bool,
+    /// The H-int line counter.
+    pub hint_counter: u8,
+    /// The line being displayed (0 = first active line).
+    pub v_counter: u16,
+    /// Absolute master clock at which the current line started.
+    pub line_start: u64,
+    /// Absolute master clock at which the current frame started (first line of vertical
+    /// blanking), for the 68000-clock rounding the FIFO wait uses.
+    pub frame_start: u64,
+    /// Active lines of the frame being drawn (192, 224 or 240).
+    pub active_lines: u16,
+    pub pal: bool,
+    pub dma: Dma,
+    pub fifo: Fifo,
+    /// Latched HV counter (bit 16 = latched), reg 0 bit 1.
+    pub hv_latch: u32,
+    pub odd_frame: bool,
+    pub interlaced: bool,
+    pub im2: bool,
+    /// The Z80's /INT line, asserted from V-int to the end of that line.
+    pub z80_irq: bool,
+
+    pub renderer: Renderer,
+    /// The last complete frame and the one being drawn.
+    pub frame: Vec<Pixel>,
+    pub drawing: Vec<Pixel>,
+    pub frame_width: u16,
+    pub frame_height: u16,
+    pub drawing_width: u16,
+    pub h_tables: hv::HTables,
+}
+
+impl Vdp {
+    pub fn new(pal: bool) -> Self {
+        let mut vdp = Vdp {
+            regs: [0; 24],
+            vram: vec![0; VRAM_BYTES],
+            cram: [0; 64],
+            vsram: [0; 40],
+            code: 0,
+            addr: 0,
+            addr_latch: 0,
+            pending: false,
+            cached_ctrl: None,
+            status: u16::from(pal),
+            hint_pending: false,
+            vint_pending: false,
+            hint_counter: 0xFF,
+            v_counter: 192,
+            line_start: 0,
+            frame_start: 0,
+            active_lines: 192,
+            pal,
+            dma: Dma::default(),
+            fifo: Fifo {
+                byte_access: true,
+                ..Fifo::default()
+            },
+            hv_latch: 0x1_0000,
+            odd_frame: false,
+            interlaced: false,
+            im2: false,
+            z80_irq: false,
+            renderer: Renderer::new(),
+            frame: vec![0; MAX_WIDTH * MAX_HEIGHT],
+            drawing: vec![0; MAX_WIDTH * MAX_HEIGHT],
+            frame_width: 256,
+            frame_height: 192,
+            drawing_width: 256,
+            h_tables: hv::HTables::new(),
+        };
+        // H-int is disabled at power-on (reg 10 = $FF, verified on a VA4 MD1 by Eke-Eke).
+        vdp.regs[10] = 0xFF;
+        vdp
+    }
+
+    pub fn lines_per_frame(&self) -> u16 {
+        if self.pal { LINES_PAL } else { LINES_NTSC }
+    }
+
+    pub fn h40(&self) -> bool {
+        self.regs[12] & 1 != 0
+    }
+
+    pub fn mode5(&self) -> bool {
+        self.regs[1] & 4 != 0
+    }
+
+    pub fn display_enabled(&self) -> bool {
+        self.regs[1] & 0x40 != 0
+    }
+
+    pub fn dma_enabled(&self) -> bool {
+        self.regs[1] & 0x10 != 0
+    }
+
+    pub fn in_vblank(&self) -> bool {
+        self.status & status::VBLANK != 0
+    }
+
+    pub fn vint_mclk(&self) -> u64 {
+        if self.h40() {
+            VINT_H40_MCLK
+        } else {
+            VINT_H32_MCLK
+        }
+    }
+
+    /// Height of the active area the registers ask for.
+    pub fn requested_active_lines(&self) -> u16 {
+        if !self.mode5() {
+            192
+        } else if self.regs[1] & 8 != 0 {
+            240
+        } else {
+            224
+        }
+    }
+
+    /// The interrupt level the VDP asserts on the 68000 (6 = V-int, 4 = H-int).
+    pub fn irq_level(&self) -> u8 {
+        if self.vint_pending && self.regs[1] & 0x20 != 0 {
+            6
+        } else if self.hint_pending && self.regs[0] & 0x10 != 0 {
+            4
+        } else {
+            0
+        }
+    }
+
+    /// The 68000 acknowledges `level`: the VDP drops the matching pending flag.
+    pub fn acknowledge(&mut self, level: u8) {
+        if level == 6 || (self.vint_pending && self.regs[1] & 0x20 != 0) {
+            self.vint_pending = false;
+            self.status &= !status::VINT_OCCURRED;
+        } else {
+            self.hint_pending = false;
+        }
+    }
+
+    /// The VRAM word at `addr` (even).
+    pub fn vram_word(&self, addr: u16) -> u16 {
+        let a = (addr & 0xFFFE) as usize;
+        u16::from_be_bytes([self.vram[a], self.vram[a + 1]])
+    }
+
+    /// Renders active line `line` into the frame being drawn.
+    pub fn render_line(&mut self, line: u16) {
+        let width = if self.h40() { 320 } else { 256 };
+        let row = if self.im2 {
+            line as usize * 2 + usize::from(self.odd_frame)
+        } else {
+            line as usize
+        };
+        if row >= MAX_HEIGHT {
+            return;
+        }
+        let input = RenderInput {
+            regs: &self.regs,
+            vram: &self.vram,
+            cram: &self.cram,
+            vsram: &self.vsram,
+        };
+        let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
+        let st = self.renderer.render_line(&input, line, self.odd_frame, out);
+        if st.sprite_overflow {
+            self.status |= status::SPRITE_OVERFLOW;
+        }
+        if st.sprite_collision {
+            self.status |= status::SPRITE_COLLISION;
+        }
+        self.drawing_width = width as u16;
+    }
+
+    /// The frame being drawn is complete: it becomes the visible frame.
+    pub fn finish_frame(&mut self) {
+        std::mem::swap(&mut self.frame, &mut self.drawing);
+        self.frame_width = self.drawing_width;
+        self.frame_height = if self.im2 {
+            self.active_lines * 2
+        } else {
+            self.active_lines
+        };
+        if self.im2 {
+            // The other field's lines carry over.
+            self.drawing.copy_from_slice(&self.frame);
+        }
+    }
+
+    /// The HV counter as the 68000 reads it at `now`.
+    pub fn hv_counter(&self, now: u64) -> u16 {
+        if self.hv_latch & 0x1_0000 != 0 && self.mode5() {
+            return self.hv_latch as u16;
+        }
+        let rel = now.saturating_sub(self.line_start);
+        let table = if self.h40() {
+            &self.h_tables.h40
+        } else {
+            &self.h_tables.h32
+        };
+        let h = if self.hv_latch & 0x1_0000 != 0 {
+            self.hv_latch as u8
+        } else {
+            table[(rel % MCLK_PER_LINE) as usize]
+        };
+        let mut line = self.v_counter;
+        if rel >= MCLK_PER_LINE {
+            line = (line + 1) % self.lines_per_frame();
+        }
+        let vc_max = hv::vc_max(self.pal, self.regs[1] & 8 != 0, self.mode5());
+        let v = hv::v_counter_value(
+            line,
+            self.lines_per_frame(),
+            vc_max,
+            self.interlaced,
+            self.im2,
+        );
+        ((v as u16) << 8) | h as u16
+    }
+
+    /// The status register as read at `now` (the read side effects are applied).
+    pub fn read_status(&mut self, now: u64) -> u16 {
+        if self.status & status::DMA_BUSY != 0 && self.dma.length == 0 && now >= self.dma.end {
+            self.status &= !status::DMA_BUSY;
+        }
+        let mut value = self.status;
+        self.pending = false;
+        self.status &= !(status::SPRITE_COLLISION | status::SPRITE_OVERFLOW);
+        if self.fifo.is_empty_at(now) {
+            value |= status::FIFO_EMPTY;
+        } else if self.fifo.is_full_at(now) {
+            value |= status::FIFO_FULL;
+        }
+        if !self.display_enabled() {
+            value |= status::VBLANK;
+        }
+        let rel = now.saturating_sub(self.line_start);
+        // The V-int flag is visible a moment before the interrupt is taken (Ex-Mutants,
+        // Marvel Land): on the first blank line, past the V-int point, before the Z80's
+        // interrupt line (raised with V-int) shows it was already delivered.
+        if self.v_counter == self.active_lines && rel >= self.vint_mclk() && !self.z80_irq {
+            value |= status::VINT_OCCURRED;
+        }
+        let (start, end) = if self.h40() {
+            HBLANK_H40_MCLK
+        } else {
+            HBLANK_H32_MCLK
+        };
+        let rel_line = rel % MCLK_PER_LINE;
+        if rel_line >= start && rel_line < end {
+            value |= status::HBLANK;
+        }
+        value
+    }
+
+    /// A register write from the command port (or a save-state restore).
+    pub fn write_register(&mut self, reg: usize, value: u8, now: u64) {
+        // Registers 11-23 are not writable in mode 4 (Captain Planet and the Planeteers).
+        if !self.mode5() && reg > 10 {
+            return;
+        }
+        if reg >= self.regs.len() {
+            return;
+        }
+        let old = self.regs[reg];
+        self.regs[reg] = value;
+        match reg {
+            0 => {
+                if (old ^ value) & 2 != 0 && self.mode5() {
+                    self.hv_latch = if value & 2 != 0 {
+                        self.hv_latch = 0;
+                        self.hv_counter(now) as u32 | 0x1_0000
+                    } else {
+                        0
+                    };
+                }
+            }
+            1 => {
+                if (old ^ value) & 4 != 0 {
+                    if value & 4 != 0 {
+                        self.hv_latch = 0;
+                        if self.regs[0] & 2 != 0 {
+                            self.hv_latch = self.hv_counter(now) as u32 | 0x1_0000;
+                        }
+                    } else {
+                        self.hv_latch = self.hv_counter(now) as u32 | 0x1_0000;
+                    }
+                }
+                // Display switched on again in the left border of an active line: the
+                // line is drawn with the new setting (Legend of Galahad, Lemmings 2).
+                if (old ^ value) & 0x40 != 0
+                    && self.v_counter < self.active_lines
+                    && now.saturating_sub(self.line_start) <= HBLANK_H40_MCLK.1
+                {
+                    self.render_line(self.v_counter);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sets the per-frame flags at the first line of vertical blanking.
+    pub fn begin_frame(&mut self, now: u64) {
+        self.frame_start = now;
+        self.interlaced = self.regs[12] & 2 != 0;
+        let new_im2 = self.regs[12] & 6 == 6;
+        if new_im2 != self.im2 {
+            self.im2 = new_im2;
+        }
+        if !self.interlaced {
+            self.odd_frame = false;
+        }
+        self.active_lines = self.requested_active_lines();
+        self.renderer.start_frame();
+    }
+}

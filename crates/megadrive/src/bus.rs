@@ -1,0 +1,680 @@
+//! The 68000's bus: address decoding over cartridge, work RAM, the Z80 area, I/O and the VDP,
+//! open-bus reads, the bus-side clock the scheduler runs the 68000 against, the Z80's view of
+//! the same hardware, and DMA from the 68000's bus into the VDP.
+
+use crate::cartridge::Cartridge;
+use crate::clock::{M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Z80_DIVIDER};
+use crate::cpu68k::M68kBus;
+use crate::io::Io;
+use crate::psg::Psg;
+use crate::sound_cpu::SoundCpu;
+use crate::vdp::dma::{self, DmaKind};
+use crate::vdp::ports::PortEffect;
+use crate::vdp::{Vdp, status};
+use crate::ym2612::Ym2612;
+use crate::z80_bus::{M68K_BANK_ACCESS_PENALTY_MCLK, M68K_Z80_ACCESS_MCLK, Z80Bus};
+
+/// Bytes of 68000 work RAM.
+pub const WORK_RAM_BYTES: usize = 0x1_0000;
+
+/// Timing choices where emulators differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// The 68000 loses bus cycles while the Z80 reads through the bank window (hardware does;
+    /// Genesis Plus GX does not model it).
+    pub bank_contention: bool,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            bank_contention: false,
+        }
+    }
+}
+
+/// A watched write: the run stops at the next instruction boundary after the 68000 writes
+/// `value` (or anything, when `None`) to the byte at `addr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    pub addr: u32,
+    pub value: Option<u8>,
+}
+
+/// A watch that fired: which, what was written, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchHit {
+    pub addr: u32,
+    pub value: u8,
+    /// Absolute master clock of the write.
+    pub mclk: u64,
+}
+
+/// Everything on the 68000's bus but the 68000 and the Z80 core.
+#[derive(Clone, Debug)]
+pub struct System {
+    pub cart: Cartridge,
+    pub ram: Vec<u8>,
+    pub io: Io,
+    pub vdp: Vdp,
+    pub zbus: Z80Bus,
+    pub ym: Ym2612,
+    pub psg: Psg,
+    /// The 68000's absolute master clock (start of the instruction being executed).
+    pub now: u64,
+    /// Next DRAM refresh stall.
+    pub refresh_at: u64,
+    /// The Z80's absolute master clock.
+    pub z80_mclk: u64,
+    /// During a Z80 run: its T-state and master clock at the run's start.
+    pub z80_t_base: u64,
+    pub z80_mclk_base: u64,
+    /// 68000 clocks owed to Z80 bank-window reads, paid at its next run.
+    pub m68k_debt_mclk: u64,
+    /// PC of the instruction being executed (open-bus reads return its prefetch).
+    pub pc: u32,
+    /// TMSS register $A14000.
+    pub tmss: [u8; 4],
+    pub timing: Timing,
+    pub watches: Vec<Watch>,
+    pub watch_hit: Option<WatchHit>,
+}
+
+/// The 68000's bus: the hardware plus the Z80 it must catch up on BUSREQ/RESET writes.
+#[derive(Clone, Debug)]
+pub struct Bus {
+    pub sys: System,
+    pub z80: SoundCpu,
+}
+
+fn canonical(addr: u32) -> u32 {
+    let addr = addr & 0xFF_FFFF;
+    if addr >= 0xE0_0000 {
+        0xFF_0000 | (addr & 0xFFFF)
+    } else {
+        addr
+    }
+}
+
+impl System {
+    fn open_bus_word(&self) -> u16 {
+        let pc = self.pc & 0xFF_FFFE;
+        match pc >> 16 {
+            0x00..=0x3F => self.cart.read_word(pc),
+            0xE0..=0xFF => {
+                let a = (pc & 0xFFFF) as usize;
+                u16::from_be_bytes([self.ram[a], self.ram[a + 1]])
+            }
+            _ => 0xFFFF,
+        }
+    }
+
+    fn open_bus_byte(&self, addr: u32) -> u8 {
+        let w = self.open_bus_word();
+        if addr & 1 == 0 {
+            (w >> 8) as u8
+        } else {
+            w as u8
+        }
+    }
+
+    fn note_write(&mut self, addr: u32, bytes: &[u8]) {
+        if self.watches.is_empty() || self.watch_hit.is_some() {
+            return;
+        }
+        let base = canonical(addr);
+        for (i, &b) in bytes.iter().enumerate() {
+            let a = canonical(base + i as u32);
+            if let Some(w) = self.watches.iter().find(|w| canonical(w.addr) == a)
+                && w.value.is_none_or(|v| v == b)
+            {
+                self.watch_hit = Some(WatchHit {
+                    addr: a,
+                    value: b,
+                    mclk: self.now,
+                });
+                return;
+            }
+        }
+    }
+
+    /// Rounds an absolute clock up to the Z80's next clock edge, counted from the frame start
+    /// (the Z80 restarts on its own clock).
+    fn z80_edge(&self, t: u64) -> u64 {
+        let base = self.vdp.frame_start;
+        let rel = t.saturating_sub(base);
+        base + rel.div_ceil(Z80_DIVIDER) * Z80_DIVIDER
+    }
+
+    // ---- VDP access -------------------------------------------------------------------
+
+    fn vdp_read_word(&mut self, addr: u32) -> u16 {
+        match addr & 0x1C {
+            0x00 => self.vdp.read_data(),
+            0x04 => {
+                let s = self.vdp.read_status(self.now) & 0x3FF;
+                s | (self.open_bus_word() & 0xFC00)
+            }
+            0x08 | 0x0C => self.vdp.hv_counter(self.now),
+            _ => self.open_bus_word(),
+        }
+    }
+
+    fn vdp_read_byte(&mut self, addr: u32) -> u8 {
+        match addr & 0x1D {
+            0x00 => (self.vdp.read_data() >> 8) as u8,
+            0x01 => self.vdp.read_data() as u8,
+            0x04 => {
+                ((self.vdp.read_status(self.now) >> 8) as u8 & 3)
+                    | (self.open_bus_byte(addr) & 0xFC)
+            }
+            0x05 => self.vdp.read_status(self.now) as u8,
+            0x08 | 0x0C => (self.vdp.hv_counter(self.now) >> 8) as u8,
+            0x09 | 0x0D => self.vdp.hv_counter(self.now) as u8,
+            _ => self.open_bus_byte(addr),
+        }
+    }
+
+    fn vdp_write_word(&mut self, addr: u32, value: u16) {
+        match addr & 0x1C {
+            0x00 => {
+                let (resume, effect) = self.vdp.write_data(value, self.now);
+                self.now = self.now.max(resume);
+                if effect == PortEffect::StartDma {
+                    self.dma_start(true);
+                }
+            }
+            0x04 => {
+                if self.vdp.write_control(value, self.now) == PortEffect::StartDma {
+                    self.dma_start(false);
+                }
+            }
+            0x10 | 0x14 => self.psg.write(value as u8),
+            _ => {}
+        }
+    }
+
+    fn vdp_write_byte(&mut self, addr: u32, value: u8) {
+        match addr & 0x1F {
+            0x00..=0x07 => self.vdp_write_word(addr, u16::from_be_bytes([value, value])),
+            0x11 | 0x13 | 0x15 | 0x17 => self.psg.write(value),
+            _ => {}
+        }
+    }
+
+    // ---- DMA --------------------------------------------------------------------------
+
+    fn dma_start(&mut self, from_fill: bool) {
+        let at = self.now;
+        self.dma_update(at, from_fill);
+    }
+
+    /// Runs as much of the pending DMA as fits between `at` and the end of the current line
+    /// (or of vertical blanking), moving the 68000 past it when the DMA holds its bus.
+    pub fn dma_update(&mut self, at: u64, fill_start: bool) {
+        loop {
+            let vdp = &mut self.vdp;
+            if vdp.dma.length == 0 {
+                return;
+            }
+            let kind = vdp.dma.kind;
+            let blank = vdp.in_vblank() || !vdp.display_enabled();
+            let rate = dma::rate_per_line(kind, blank, vdp.h40());
+            let mut start = at;
+            if fill_start && kind == DmaKind::Fill {
+                // The fill starts after the data-port write that gave its value.
+                start += 2 * (MCLK_PER_LINE / rate as u64);
+            }
+            let window_end = if vdp.in_vblank() {
+                let lines = (vdp.lines_per_frame() - vdp.active_lines - 1) as u64;
+                vdp.frame_start + lines * MCLK_PER_LINE
+            } else {
+                vdp.line_start + MCLK_PER_LINE
+            };
+            let mut span = window_end.saturating_sub(start);
+            let mut units = dma::units_in(span, rate);
+            if vdp.dma.length < units {
+                units = vdp.dma.length;
+                span = dma::mclk_for(units, rate);
+            }
+            vdp.dma.end = start + span;
+            if kind.stalls_cpu() {
+                self.now = self.now.max(start + span);
+            } else {
+                vdp.status |= status::DMA_BUSY;
+            }
+            if units == 0 {
+                return;
+            }
+            self.vdp.dma.length -= units;
+            match kind {
+                DmaKind::Fill => self.vdp.run_fill(units),
+                DmaKind::Copy => self.vdp.run_copy(units),
+                DmaKind::BusToColor | DmaKind::BusToVram => {
+                    let base = ((self.vdp.regs[23] & 0x7F) as u32) << 17;
+                    for _ in 0..units {
+                        let src = base | ((self.vdp.dma.source as u32) << 1);
+                        let word = self.dma_read_word(src);
+                        self.vdp.write_target(word);
+                        self.vdp.dma.source = self.vdp.dma.source.wrapping_add(1);
+                    }
+                }
+            }
+            if self.vdp.dma.length > 0 {
+                return;
+            }
+            self.vdp.finish_dma_registers();
+            let Some(cached) = self.vdp.cached_ctrl.take() else {
+                return;
+            };
+            if self.vdp.write_control(cached, self.now) != PortEffect::StartDma {
+                return;
+            }
+            // The cached word started another DMA: run it from here.
+            return self.dma_update(self.now, false);
+        }
+    }
+
+    /// What a bus DMA reads at `addr` (work RAM, cartridge, or the I/O area's quirks).
+    fn dma_read_word(&self, addr: u32) -> u16 {
+        let addr = addr & 0xFF_FFFE;
+        match addr {
+            0x00_0000..=0x3F_FFFF => self.cart.read_word(addr),
+            0x40_0000..=0x7F_FFFF => 0xFFFF,
+            0xA0_0000..=0xA0_FFFF => {
+                // The Z80 area reads $FFFF unless the 68000 holds the Z80's bus.
+                if self.zbus.m68k_has_bus() {
+                    let a = (addr & 0xFFFF) as usize;
+                    u16::from_be_bytes([self.ram[a], self.ram[a + 1]])
+                } else {
+                    0xFFFF
+                }
+            }
+            0xA1_0000..=0xA1_001F => {
+                let b = self.io.read(((addr >> 1) & 0xF) as usize, self.now) as u16;
+                (b << 8) | b
+            }
+            _ => {
+                let a = (addr & 0xFFFF) as usize;
+                u16::from_be_bytes([self.ram[a], self.ram[a + 1]])
+            }
+        }
+    }
+
+    // ---- I/O and control area ($A10000-$A1FFFF) ----------------------------------------
+
+    fn ctrl_read_byte(&mut self, addr: u32) -> u8 {
+        match (addr >> 8) & 0xFF {
+            0x00 if addr & 0xFF <= 0x1F => self.io.read(((addr >> 1) & 0xF) as usize, self.now),
+            0x11 => {
+                let ob = self.open_bus_byte(addr);
+                if addr & 1 == 0 {
+                    if self.zbus.m68k_has_bus() {
+                        ob & 0xFE
+                    } else {
+                        ob | 1
+                    }
+                } else {
+                    ob
+                }
+            }
+            _ => self.open_bus_byte(addr),
+        }
+    }
+
+    fn ctrl_read_word(&mut self, addr: u32) -> u16 {
+        match (addr >> 8) & 0xFF {
+            0x00 if addr & 0xFF <= 0x1F => {
+                let b = self.io.read(((addr >> 1) & 0xF) as usize, self.now) as u16;
+                (b << 8) | b
+            }
+            0x11 => {
+                let ob = self.open_bus_word();
+                if self.zbus.m68k_has_bus() {
+                    ob & 0xFEFF
+                } else {
+                    ob | 0x0100
+                }
+            }
+            _ => self.open_bus_word(),
+        }
+    }
+
+    fn tmss_write(&mut self, addr: u32, value: u8) {
+        let i = (addr & 3) as usize;
+        self.tmss[i] = value;
+    }
+}
+
+impl Bus {
+    /// BUSREQ at $A11100 (bit 0 of the even byte).
+    fn write_busreq(&mut self, request: bool) {
+        let now = self.sys.now;
+        if request {
+            if self.sys.zbus.z80_running() {
+                self.run_z80(now);
+            }
+            self.sys.zbus.busreq = true;
+        } else {
+            if self.sys.zbus.m68k_has_bus() {
+                self.sys.z80_mclk = self.sys.z80_edge(now);
+            }
+            self.sys.zbus.busreq = false;
+        }
+    }
+
+    /// RESET at $A11200 (bit 0 of the even byte; 0 holds the Z80 and the YM2612 in reset).
+    fn write_zreset(&mut self, release: bool) {
+        let now = self.sys.now;
+        if release {
+            if !self.sys.zbus.reset_released {
+                if !self.sys.zbus.busreq {
+                    self.sys.z80_mclk = self.sys.z80_edge(now);
+                }
+                self.z80.reset();
+                self.sys.ym.reset(now);
+            }
+            self.sys.zbus.reset_released = true;
+        } else {
+            if self.sys.zbus.z80_running() {
+                self.run_z80(now);
+            }
+            self.sys.ym.reset(now);
+            self.sys.zbus.reset_released = false;
+        }
+    }
+
+    /// Runs the Z80 (if it runs) up to the absolute master clock `until`.
+    pub fn run_z80(&mut self, until: u64) {
+        if !self.sys.zbus.z80_running() {
+            return;
+        }
+        if until <= self.sys.z80_mclk {
+            return;
+        }
+        let t0 = self.z80.t_states();
+        self.sys.z80_t_base = t0;
+        self.sys.z80_mclk_base = self.sys.z80_mclk;
+        let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
+        self.z80.set_irq(self.sys.vdp.z80_irq);
+        self.z80.run(&mut Z80View(&mut self.sys), t_until);
+        let t1 = self.z80.t_states();
+        self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
+    }
+
+    /// Keeps the Z80's clock with the system's while it is stopped.
+    pub fn idle_z80(&mut self, until: u64) {
+        if !self.sys.zbus.z80_running() && self.sys.z80_mclk < until {
+            self.sys.z80_mclk = until;
+        }
+    }
+
+    fn z80_area_read(&mut self, addr: u32) -> u8 {
+        self.sys.now += M68K_Z80_ACCESS_MCLK;
+        match (addr >> 13) & 3 {
+            2 => self.sys.ym.read(addr & 3, self.sys.now),
+            3 => self.sys.open_bus_byte(addr) | 0xFF,
+            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize],
+        }
+    }
+
+    fn z80_area_write(&mut self, addr: u32, value: u8) {
+        self.sys.now += M68K_Z80_ACCESS_MCLK;
+        match (addr >> 13) & 3 {
+            2 => self.sys.ym.write(addr & 3, value, self.sys.now),
+            3 => {
+                if (addr >> 8) & 0x7F == 0x60 {
+                    self.sys.zbus.write_bank(value);
+                }
+            }
+            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize] = value,
+        }
+    }
+
+    fn ctrl_write_byte(&mut self, addr: u32, value: u8) {
+        match (addr >> 8) & 0xFF {
+            0x00 if addr & 0xFF <= 0x1F => {
+                if addr & 1 == 1 {
+                    self.sys
+                        .io
+                        .write(((addr >> 1) & 0xF) as usize, value, self.sys.now)
+                }
+            }
+            0x11 if addr & 1 == 0 => self.write_busreq(value & 1 != 0),
+            0x12 if addr & 1 == 0 => self.write_zreset(value & 1 != 0),
+            0x30 => self.sys.cart.write_register(addr, value),
+            0x40 => self.sys.tmss_write(addr, value),
+            _ => {}
+        }
+    }
+
+    fn ctrl_write_word(&mut self, addr: u32, value: u16) {
+        match (addr >> 8) & 0xFF {
+            0x00 if addr & 0xFF <= 0x1F => {
+                self.sys
+                    .io
+                    .write(((addr >> 1) & 0xF) as usize, value as u8, self.sys.now)
+            }
+            0x11 => self.write_busreq(value & 0x100 != 0),
+            0x12 => self.write_zreset(value & 0x100 != 0),
+            0x30 => self.sys.cart.write_register(addr | 1, value as u8),
+            0x40 => {
+                self.sys.tmss_write(addr, (value >> 8) as u8);
+                self.sys.tmss_write(addr | 1, value as u8);
+            }
+            _ => {}
+        }
+    }
+
+    /// A 68000 byte read as the CPU would see it (also used for debugger/harness peeks of RAM
+    /// and ROM, which have no side effects).
+    pub fn read_u8(&mut self, addr: u32) -> u8 {
+        let addr = addr & 0xFF_FFFF;
+        match addr >> 16 {
+            0x00..=0x3F => self.sys.cart.read_byte(addr),
+            0xA0 => {
+                if self.sys.zbus.m68k_has_bus() {
+                    self.z80_area_read(addr)
+                } else {
+                    self.sys.open_bus_byte(addr)
+                }
+            }
+            0xA1 => self.sys.ctrl_read_byte(addr),
+            0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_read_byte(addr),
+            0xE0..=0xFF => self.sys.ram[(addr & 0xFFFF) as usize],
+            _ => self.sys.open_bus_byte(addr),
+        }
+    }
+
+    pub fn read_u16(&mut self, addr: u32) -> u16 {
+        let addr = addr & 0xFF_FFFE;
+        match addr >> 16 {
+            0x00..=0x3F => self.sys.cart.read_word(addr),
+            0xA0 => {
+                if self.sys.zbus.m68k_has_bus() {
+                    // The Z80 bus is 8 bits wide: the byte appears in both halves.
+                    let b = self.z80_area_read(addr) as u16;
+                    (b << 8) | b
+                } else {
+                    self.sys.open_bus_word()
+                }
+            }
+            0xA1 => self.sys.ctrl_read_word(addr),
+            0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_read_word(addr),
+            0xE0..=0xFF => {
+                let a = (addr & 0xFFFF) as usize;
+                u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]])
+            }
+            _ => self.sys.open_bus_word(),
+        }
+    }
+
+    pub fn write_u8(&mut self, addr: u32, value: u8) {
+        let addr = addr & 0xFF_FFFF;
+        match addr >> 16 {
+            0x00..=0x3F => self.sys.cart.write_byte(addr, value),
+            0xA0 => {
+                if self.sys.zbus.m68k_has_bus() {
+                    self.z80_area_write(addr, value)
+                }
+            }
+            0xA1 => self.ctrl_write_byte(addr, value),
+            0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_byte(addr, value),
+            0xE0..=0xFF => self.sys.ram[(addr & 0xFFFF) as usize] = value,
+            _ => {}
+        }
+        self.sys.note_write(addr, &[value]);
+    }
+
+    pub fn write_u16(&mut self, addr: u32, value: u16) {
+        let addr = addr & 0xFF_FFFE;
+        match addr >> 16 {
+            0x00..=0x3F => {
+                self.sys.cart.write_byte(addr, (value >> 8) as u8);
+                self.sys.cart.write_byte(addr | 1, value as u8);
+            }
+            0xA0 => {
+                if self.sys.zbus.m68k_has_bus() {
+                    // Only the high byte reaches the Z80's 8-bit bus.
+                    self.z80_area_write(addr, (value >> 8) as u8)
+                }
+            }
+            0xA1 => self.ctrl_write_word(addr, value),
+            0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_word(addr, value),
+            0xE0..=0xFF => {
+                let a = (addr & 0xFFFF) as usize;
+                self.sys.ram[a] = (value >> 8) as u8;
+                self.sys.ram[a + 1] = value as u8;
+            }
+            _ => {}
+        }
+        self.sys.note_write(addr, &value.to_be_bytes());
+    }
+
+    /// Accounts one completed 68000 instruction (or exception entry) of `cpu_clocks`, with the
+    /// DRAM refresh stall that the next instruction fetch pays.
+    pub fn advance_cpu(&mut self, cpu_clocks: u32) {
+        self.sys.now += cpu_clocks as u64 * crate::clock::M68K_DIVIDER;
+        if self.sys.now >= self.sys.refresh_at {
+            self.sys.refresh_at = self.sys.now + M68K_REFRESH_PERIOD_MCLK;
+            self.sys.now += M68K_REFRESH_DELAY_MCLK;
+        }
+    }
+}
+
+impl M68kBus for Bus {
+    fn read_byte(&mut self, addr: u32) -> u8 {
+        self.read_u8(addr)
+    }
+    fn read_word(&mut self, addr: u32) -> u16 {
+        self.read_u16(addr)
+    }
+    fn write_byte(&mut self, addr: u32, value: u8) {
+        self.write_u8(addr, value)
+    }
+    fn write_word(&mut self, addr: u32, value: u16) {
+        self.write_u16(addr, value)
+    }
+    fn interrupt_acknowledge(&mut self, level: u8) {
+        self.sys.vdp.acknowledge(level);
+    }
+}
+
+/// The Z80's bus: its RAM, the YM2612, the bank window into 68000 space, the VDP and PSG.
+pub struct Z80View<'a>(pub &'a mut System);
+
+impl Z80View<'_> {
+    fn mclk(&self, t: u64) -> u64 {
+        self.0.z80_mclk_base + t.saturating_sub(self.0.z80_t_base) * Z80_DIVIDER
+    }
+
+    fn bank_read(&mut self, addr: u16, now: u64) -> u8 {
+        let sys = &mut *self.0;
+        let a = sys.zbus.bank | (addr as u32 & 0x7FFF);
+        if sys.timing.bank_contention {
+            sys.m68k_debt_mclk += M68K_BANK_ACCESS_PENALTY_MCLK;
+        }
+        match a >> 16 {
+            0x00..=0x3F => sys.cart.read_byte(a),
+            0xA1 if a & 0xFFFF <= 0x1F => sys.io.read(((a >> 1) & 0xF) as usize, now),
+            0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
+                0x04 | 0x06 => ((sys.vdp.read_status(now) >> 8) as u8 & 3) | 0xFC,
+                0x05 | 0x07 => sys.vdp.read_status(now) as u8,
+                0x08 | 0x0A | 0x0C | 0x0E => (sys.vdp.hv_counter(now) >> 8) as u8,
+                0x09 | 0x0B | 0x0D | 0x0F => sys.vdp.hv_counter(now) as u8,
+                0x00 | 0x02 => (sys.vdp.read_data() >> 8) as u8,
+                0x01 | 0x03 => sys.vdp.read_data() as u8,
+                _ => 0xFF,
+            },
+            0xE0..=0xFF => sys.ram[(a & 0xFFFF) as usize],
+            _ => 0xFF,
+        }
+    }
+
+    fn bank_write(&mut self, addr: u16, value: u8, now: u64) {
+        let sys = &mut *self.0;
+        let a = sys.zbus.bank | (addr as u32 & 0x7FFF);
+        match a >> 16 {
+            0x00..=0x3F => sys.cart.write_byte(a, value),
+            0xA1 if a & 0xFFFF <= 0x1F && a & 1 == 1 => {
+                sys.io.write(((a >> 1) & 0xF) as usize, value, now)
+            }
+            0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
+                0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write(value),
+                0x00..=0x03 => {
+                    let w = u16::from_be_bytes([value, value]);
+                    let _ = sys.vdp.write_data(w, now);
+                }
+                0x04..=0x07 => {
+                    // A bus DMA cannot be started from the Z80.
+                    let _ = sys
+                        .vdp
+                        .write_control(u16::from_be_bytes([value, value]), now);
+                }
+                _ => {}
+            },
+            0xE0..=0xFF => sys.ram[(a & 0xFFFF) as usize] = value,
+            _ => {}
+        }
+    }
+}
+
+impl z80::Bus for Z80View<'_> {
+    fn read(&mut self, addr: u16, t: u64) -> u8 {
+        let now = self.mclk(t);
+        match addr {
+            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize],
+            0x4000..=0x5FFF => self.0.ym.read(addr as u32 & 3, now),
+            0x6000..=0x7EFF => 0xFF,
+            0x7F00..=0x7FFF => match addr & 0x1F {
+                0x04 | 0x06 => ((self.0.vdp.read_status(now) >> 8) as u8 & 3) | 0xFC,
+                0x05 | 0x07 => self.0.vdp.read_status(now) as u8,
+                0x08 | 0x0A | 0x0C | 0x0E => (self.0.vdp.hv_counter(now) >> 8) as u8,
+                0x09 | 0x0B | 0x0D | 0x0F => self.0.vdp.hv_counter(now) as u8,
+                _ => 0xFF,
+            },
+            0x8000..=0xFFFF => self.bank_read(addr, now),
+        }
+    }
+
+    fn write(&mut self, addr: u16, value: u8, t: u64) {
+        let now = self.mclk(t);
+        match addr {
+            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize] = value,
+            0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
+            0x6000..=0x60FF => self.0.zbus.write_bank(value),
+            0x7F00..=0x7FFF => match addr & 0x1F {
+                0x11 | 0x13 | 0x15 | 0x17 => self.0.psg.write(value),
+                _ => {}
+            },
+            0x6100..=0x7EFF => {}
+            0x8000..=0xFFFF => self.bank_write(addr, value, now),
+        }
+    }
+
+    fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
+        0xFF
+    }
+
+    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
+}

@@ -1,0 +1,243 @@
+//! The cartridge: ROM (up to 4 MiB, larger behind the SSF2 bank mapper), battery SRAM where
+//! the header declares it, and the $A130xx time/mapper registers.
+
+use crate::clock::Region;
+
+/// Why a ROM image was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RomError {
+    Empty,
+    TooLarge(usize),
+}
+
+impl std::fmt::Display for RomError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RomError::Empty => write!(f, "the ROM image is empty"),
+            RomError::TooLarge(n) => {
+                write!(f, "the ROM image is too large ({n} bytes, 10 MiB at most)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RomError {}
+
+/// Largest image accepted: the SSF2 mapper addresses 64 banks of 512 KiB, no known cartridge
+/// uses more than 10 MiB.
+pub const MAX_ROM_BYTES: usize = 10 * 1024 * 1024;
+/// The cartridge area of the 68000's map.
+pub const CART_AREA_BYTES: usize = 0x40_0000;
+const BANK_BYTES: usize = 0x8_0000;
+
+/// Battery RAM as declared at header $1B0 ("RA").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sram {
+    pub start: u32,
+    pub end: u32,
+    pub data: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cartridge {
+    /// The image, padded to an even length.
+    pub rom: Vec<u8>,
+    pub sram: Option<Sram>,
+    /// $A130F1 bit 0: SRAM mapped over ROM (needed when the ROM reaches the SRAM window);
+    /// bit 1: write protect.
+    pub sram_control: u8,
+    /// SSF2 mapper: the 512 KiB bank shown in each of the eight windows ($A130F3-$A130FF
+    /// select windows 1-7; window 0 is fixed).
+    pub banks: [u8; 8],
+    pub mapper: bool,
+}
+
+impl Cartridge {
+    pub fn new(mut rom: Vec<u8>) -> Result<Self, RomError> {
+        if rom.is_empty() {
+            return Err(RomError::Empty);
+        }
+        if rom.len() > MAX_ROM_BYTES {
+            return Err(RomError::TooLarge(rom.len()));
+        }
+        if rom.len() % 2 == 1 {
+            rom.push(0xFF);
+        }
+        let mapper =
+            rom.len() > CART_AREA_BYTES || header_str(&rom, 0x100, 16).starts_with("SEGA SSF");
+        let sram = parse_sram(&rom);
+        // With the ROM smaller than the SRAM window the RAM is visible from power-on.
+        let sram_control = match &sram {
+            Some(s) if (s.start as usize) >= rom.len() => 1,
+            _ => 0,
+        };
+        Ok(Cartridge {
+            rom,
+            sram,
+            sram_control,
+            banks: [0, 1, 2, 3, 4, 5, 6, 7],
+            mapper,
+        })
+    }
+
+    /// The region the header asks for: USA if listed, then Japan, then Europe (the order
+    /// Genesis Plus GX's automatic detection uses); USA when the header says nothing usable.
+    pub fn header_region(&self) -> Region {
+        let field = header_str(&self.rom, 0x1F0, 3);
+        let field = field.trim();
+        let (mut j, mut u, mut e) = (false, false, false);
+        if field.len() == 1
+            && field.chars().all(|c| c.is_ascii_hexdigit())
+            && !"JUE".contains(field)
+        {
+            // New-style hex mask: bit 0 Japan, bit 2 USA, bit 3 Europe.
+            let v = u8::from_str_radix(field, 16).unwrap_or(0);
+            j = v & 1 != 0;
+            u = v & 4 != 0;
+            e = v & 8 != 0;
+        } else {
+            for c in field.chars() {
+                match c {
+                    'J' => j = true,
+                    'U' => u = true,
+                    'E' => e = true,
+                    _ => {}
+                }
+            }
+        }
+        if u {
+            Region::USA
+        } else if j {
+            Region::JAPAN
+        } else if e {
+            Region::EUROPE
+        } else {
+            Region::USA
+        }
+    }
+
+    fn sram_hit(&self, addr: u32) -> Option<usize> {
+        let s = self.sram.as_ref()?;
+        if self.sram_control & 1 == 0 && (s.start as usize) < self.rom.len() {
+            return None;
+        }
+        if addr >= s.start && addr <= s.end {
+            Some((addr - s.start) as usize % s.data.len().max(1))
+        } else {
+            None
+        }
+    }
+
+    fn rom_offset(&self, addr: u32) -> usize {
+        let addr = addr as usize & (CART_AREA_BYTES - 1);
+        let off = if self.mapper {
+            let window = addr / BANK_BYTES;
+            self.banks[window] as usize * BANK_BYTES + (addr % BANK_BYTES)
+        } else {
+            addr
+        };
+        // Smaller images repeat through the cartridge area.
+        off % self.rom.len()
+    }
+
+    pub fn read_byte(&self, addr: u32) -> u8 {
+        if let Some(i) = self.sram_hit(addr) {
+            return self.sram.as_ref().map_or(0xFF, |s| s.data[i]);
+        }
+        self.rom[self.rom_offset(addr)]
+    }
+
+    pub fn read_word(&self, addr: u32) -> u16 {
+        let addr = addr & !1;
+        if self.sram_hit(addr).is_some() || self.sram_hit(addr | 1).is_some() {
+            return u16::from_be_bytes([self.read_byte(addr), self.read_byte(addr | 1)]);
+        }
+        let o = self.rom_offset(addr);
+        u16::from_be_bytes([self.rom[o], self.rom[o + 1]])
+    }
+
+    pub fn write_byte(&mut self, addr: u32, value: u8) {
+        if self.sram_control & 2 != 0 {
+            return;
+        }
+        if let Some(i) = self.sram_hit(addr)
+            && let Some(s) = self.sram.as_mut()
+        {
+            s.data[i] = value;
+        }
+    }
+
+    /// $A130F1-$A130FF (odd addresses): SRAM control and the SSF2 bank registers.
+    pub fn write_register(&mut self, addr: u32, value: u8) {
+        let reg = (addr & 0xFF) as u8;
+        match reg {
+            0xF1 => self.sram_control = value & 3,
+            0xF3 | 0xF5 | 0xF7 | 0xF9 | 0xFB | 0xFD | 0xFF if self.mapper => {
+                let window = ((reg - 0xF1) / 2) as usize;
+                self.banks[window] = value & 0x3F;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn header_str(rom: &[u8], at: usize, len: usize) -> String {
+    rom.get(at..at + len)
+        .map(|b| b.iter().map(|&c| c as char).collect())
+        .unwrap_or_default()
+}
+
+fn parse_sram(rom: &[u8]) -> Option<Sram> {
+    if rom.get(0x1B0..0x1B2)? != b"RA" {
+        return None;
+    }
+    let be32 = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(rom.get(at..at + 4)?.try_into().ok()?))
+    };
+    let start = be32(0x1B4)? & 0xFF_FFFE;
+    let end = be32(0x1B8)? | 1;
+    if end <= start || start >= 0x40_0000 {
+        return None;
+    }
+    let len = ((end - start + 1) as usize).min(0x1_0000);
+    Some(Sram {
+        start,
+        end: start + len as u32 - 1,
+        data: vec![0xFF; len],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rom_mirrors_and_odd_lengths_pad() {
+        let c = Cartridge::new(vec![1, 2, 3]).unwrap();
+        assert_eq!(c.rom.len(), 4);
+        assert_eq!(c.read_word(0), 0x0102);
+        assert_eq!(c.read_word(4), 0x0102);
+        assert_eq!(c.read_byte(0x3F_FFFF), 0xFF);
+    }
+
+    #[test]
+    fn sram_declared_in_header() {
+        let mut rom = vec![0u8; 0x20_0000];
+        rom[0x1B0..0x1B4].copy_from_slice(b"RA\xF8\x20");
+        rom[0x1B4..0x1B8].copy_from_slice(&0x20_0001u32.to_be_bytes());
+        rom[0x1B8..0x1BC].copy_from_slice(&0x20_3FFFu32.to_be_bytes());
+        let mut c = Cartridge::new(rom).unwrap();
+        c.write_byte(0x20_0001, 0x5A);
+        assert_eq!(c.read_byte(0x20_0001), 0x5A);
+    }
+
+    #[test]
+    fn ssf2_banks() {
+        let mut rom = vec![0u8; 0x50_0000];
+        rom[0x48_0000] = 0xAB;
+        let mut c = Cartridge::new(rom).unwrap();
+        assert!(c.mapper);
+        c.write_register(0xA1_30FF, 9);
+        assert_eq!(c.read_byte(0x38_0000), 0xAB);
+    }
+}

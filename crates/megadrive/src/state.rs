@@ -1,0 +1,615 @@
+//! Save states: the whole machine as versioned plain bytes that round-trip bit-exact.
+//!
+//! Layout: the magic `MDST`, a format version (u32), the ROM's length and FNV-1a hash (a state
+//! loads only into a machine built from the same ROM), then every component in a fixed order,
+//! little-endian, variable-length fields prefixed with their length. The line renderer keeps
+//! no state across frames and restarts from its initial state.
+
+use crate::bus::Watch;
+use crate::cpu68k::Cpu68kState;
+use crate::io::{Pad, PadKind};
+use crate::machine::{Machine, Phase};
+use crate::sound_cpu::SoundCpu;
+use crate::vdp::dma::{Dma, DmaKind};
+
+const MAGIC: &[u8; 4] = b"MDST";
+/// Bump on any layout change.
+pub const STATE_VERSION: u32 = 1;
+
+/// Why a state could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateError {
+    NotAState,
+    Version { found: u32, supported: u32 },
+    RomMismatch,
+    Truncated { offset: usize },
+    Invalid { offset: usize, what: &'static str },
+    TrailingBytes { offset: usize },
+}
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StateError::NotAState => write!(f, "not a Mega Drive save state (bad magic)"),
+            StateError::Version { found, supported } => {
+                write!(
+                    f,
+                    "save state version {found} is not supported (this build reads {supported})"
+                )
+            }
+            StateError::RomMismatch => write!(f, "the save state was made with a different ROM"),
+            StateError::Truncated { offset } => write!(f, "save state truncated at byte {offset}"),
+            StateError::Invalid { offset, what } => {
+                write!(f, "save state invalid at byte {offset}: {what}")
+            }
+            StateError::TrailingBytes { offset } => {
+                write!(f, "save state has unexpected bytes after byte {offset}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// FNV-1a over the ROM, to tie a state to its cartridge.
+pub fn rom_hash(rom: &[u8]) -> u64 {
+    rom.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+
+#[derive(Default)]
+struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+    fn bool(&mut self, v: bool) {
+        self.u8(u8::from(v));
+    }
+    fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i32(&mut self, v: i32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    fn bytes(&mut self, v: &[u8]) {
+        self.u32(v.len() as u32);
+        self.buf.extend_from_slice(v);
+    }
+    fn u16s(&mut self, v: &[u16]) {
+        self.u32(v.len() as u32);
+        for &x in v {
+            self.u16(x);
+        }
+    }
+    fn u32s(&mut self, v: &[u32]) {
+        self.u32(v.len() as u32);
+        for &x in v {
+            self.u32(x);
+        }
+    }
+}
+
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+type R<T> = Result<T, StateError>;
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> R<&[u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .ok_or(StateError::Truncated { offset: self.pos })?;
+        let s = self
+            .buf
+            .get(self.pos..end)
+            .ok_or(StateError::Truncated { offset: self.pos })?;
+        self.pos = end;
+        Ok(s)
+    }
+    fn invalid(&self, what: &'static str) -> StateError {
+        StateError::Invalid {
+            offset: self.pos,
+            what,
+        }
+    }
+    fn u8(&mut self) -> R<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn bool(&mut self) -> R<bool> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(self.invalid("boolean not 0 or 1")),
+        }
+    }
+    fn u16(&mut self) -> R<u16> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u32(&mut self) -> R<u32> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u64(&mut self) -> R<u64> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn i32(&mut self) -> R<i32> {
+        Ok(i32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn len(&mut self, max: usize) -> R<usize> {
+        let n = self.u32()? as usize;
+        if n > max {
+            return Err(self.invalid("length out of range"));
+        }
+        Ok(n)
+    }
+    fn bytes_exact(&mut self, n: usize) -> R<Vec<u8>> {
+        let len = self.len(n)?;
+        if len != n {
+            return Err(self.invalid("unexpected block length"));
+        }
+        Ok(self.take(n)?.to_vec())
+    }
+    fn bytes(&mut self, max: usize) -> R<Vec<u8>> {
+        let len = self.len(max)?;
+        Ok(self.take(len)?.to_vec())
+    }
+    fn u16_array<const N: usize>(&mut self) -> R<[u16; N]> {
+        let len = self.len(N)?;
+        if len != N {
+            return Err(self.invalid("unexpected array length"));
+        }
+        let mut out = [0u16; N];
+        for x in &mut out {
+            *x = self.u16()?;
+        }
+        Ok(out)
+    }
+    fn u32_array<const N: usize>(&mut self) -> R<[u32; N]> {
+        let len = self.len(N)?;
+        if len != N {
+            return Err(self.invalid("unexpected array length"));
+        }
+        let mut out = [0u32; N];
+        for x in &mut out {
+            *x = self.u32()?;
+        }
+        Ok(out)
+    }
+}
+
+fn pad_kind_u8(k: PadKind) -> u8 {
+    match k {
+        PadKind::None => 0,
+        PadKind::ThreeButton => 1,
+        PadKind::SixButton => 2,
+    }
+}
+
+impl Machine {
+    /// The whole machine as bytes (see the module doc for the layout).
+    pub fn save_state(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.buf.extend_from_slice(MAGIC);
+        w.u32(STATE_VERSION);
+        let sys = &self.bus.sys;
+        w.u64(sys.cart.rom.len() as u64);
+        w.u64(rom_hash(&sys.cart.rom));
+
+        // Scheduler.
+        w.u16(self.frame_line);
+        w.u8(match self.phase {
+            Phase::LineStart => 0,
+            Phase::BeforeVint => 1,
+            Phase::ToLineEnd => 2,
+        });
+        w.u64(self.frame_count);
+        w.u64(self.line_start);
+
+        // 68000.
+        let c = self.cpu.save_state();
+        w.u32s(&c.dar);
+        w.u32s(&c.sp);
+        for v in [c.pc, c.ppc] {
+            w.u32(v);
+        }
+        w.u16(c.sr);
+        for v in [c.ir, c.int_level, c.stopped] {
+            w.u32(v);
+        }
+        w.u16s(&c.prefetch_queue);
+        w.u8(c.prefetch_count);
+        for v in [
+            c.pending_sync_clocks,
+            c.run_mode,
+            c.nmi_pending,
+            c.virq_state,
+        ] {
+            w.u32(v);
+        }
+
+        // Z80.
+        let z = &self.bus.z80;
+        let r = &z.regs;
+        for v in [r.pc, r.sp, r.ix, r.iy, r.wz, r.af_, r.bc_, r.de_, r.hl_] {
+            w.u16(v);
+        }
+        for v in [r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.i, r.r, r.im, r.q] {
+            w.u8(v);
+        }
+        for v in [
+            r.iff1,
+            r.iff2,
+            z.after_ei,
+            z.after_ld_a_ir,
+            z.halted,
+            z.nmi_pending,
+            z.irq_line,
+        ] {
+            w.bool(v);
+        }
+        w.u64(z.t_states);
+        w.u8(z.pending_prefix);
+
+        // Bus-side clocks.
+        for v in [
+            sys.now,
+            sys.refresh_at,
+            sys.z80_mclk,
+            sys.z80_t_base,
+            sys.z80_mclk_base,
+            sys.m68k_debt_mclk,
+        ] {
+            w.u64(v);
+        }
+        w.u32(sys.pc);
+        w.bytes(&sys.tmss);
+        w.bool(sys.timing.bank_contention);
+        w.u32(sys.watches.len() as u32);
+        for wt in &sys.watches {
+            w.u32(wt.addr);
+            w.bool(wt.value.is_some());
+            w.u8(wt.value.unwrap_or(0));
+        }
+
+        // Cartridge.
+        let cart = &sys.cart;
+        w.u8(cart.sram_control);
+        w.bytes(&cart.banks);
+        w.bool(cart.mapper);
+        w.bytes(cart.sram.as_ref().map_or(&[][..], |s| &s.data));
+
+        // Memories.
+        w.bytes(&sys.ram);
+        w.bytes(&sys.zbus.ram);
+        w.bool(sys.zbus.busreq);
+        w.bool(sys.zbus.reset_released);
+        w.u32(sys.zbus.bank);
+
+        // I/O.
+        w.bytes(&sys.io.regs);
+        for p in &sys.io.pads {
+            w.u8(pad_kind_u8(p.kind));
+            w.u16(p.buttons);
+            w.u8(p.th);
+            w.u8(p.counter);
+            w.u8(p.timeout);
+            w.u64(p.th_latency_until);
+        }
+
+        // Sound chips.
+        let ym = &sys.ym;
+        w.bytes(&ym.address);
+        w.bytes(&ym.regs);
+        w.u8(ym.status);
+        w.u8(ym.mode);
+        for v in [
+            ym.timer_a_period,
+            ym.timer_a_count,
+            ym.timer_b_period,
+            ym.timer_b_count,
+        ] {
+            w.i32(v);
+        }
+        w.u64(ym.synced_to);
+        w.u64(ym.busy_until);
+        let psg = &sys.psg;
+        w.u16s(&psg.tone);
+        w.bytes(&psg.volume);
+        w.u8(psg.latched);
+
+        // VDP.
+        let v = &sys.vdp;
+        w.bytes(&v.regs);
+        w.bytes(&v.vram);
+        w.u16s(&v.cram);
+        w.u16s(&v.vsram);
+        w.u8(v.code);
+        w.u16(v.addr);
+        w.u16(v.addr_latch);
+        w.bool(v.pending);
+        w.bool(v.cached_ctrl.is_some());
+        w.u16(v.cached_ctrl.unwrap_or(0));
+        w.u16(v.status);
+        w.bool(v.hint_pending);
+        w.bool(v.vint_pending);
+        w.u8(v.hint_counter);
+        w.u16(v.v_counter);
+        w.u64(v.line_start);
+        w.u64(v.frame_start);
+        w.u16(v.active_lines);
+        w.bool(v.pal);
+        w.u32(v.dma.length);
+        w.u16(v.dma.source);
+        w.u8(v.dma.kind.as_u8());
+        w.bool(v.dma.fill_pending);
+        w.u64(v.dma.end);
+        w.u16s(&v.fifo.data);
+        w.u8(v.fifo.index as u8);
+        for &d in &v.fifo.drain_at {
+            w.u64(d);
+        }
+        w.bool(v.fifo.byte_access);
+        w.u32(v.hv_latch);
+        for b in [v.odd_frame, v.interlaced, v.im2, v.z80_irq] {
+            w.bool(b);
+        }
+        w.u16(v.frame_width);
+        w.u16(v.frame_height);
+        w.u16(v.drawing_width);
+        w.u16s(&v.frame);
+        w.u16s(&v.drawing);
+        w.buf
+    }
+
+    /// Restores a state made by [`Machine::save_state`] from a machine with the same ROM.
+    /// On error the machine is unchanged.
+    pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), StateError> {
+        let mut next = self.clone();
+        next.read_state(bytes)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn read_state(&mut self, bytes: &[u8]) -> Result<(), StateError> {
+        let mut r = Reader { buf: bytes, pos: 0 };
+        if r.take(4).map_err(|_| StateError::NotAState)? != MAGIC {
+            return Err(StateError::NotAState);
+        }
+        let version = r.u32()?;
+        if version != STATE_VERSION {
+            return Err(StateError::Version {
+                found: version,
+                supported: STATE_VERSION,
+            });
+        }
+        let rom_len = r.u64()?;
+        let hash = r.u64()?;
+        if rom_len != self.bus.sys.cart.rom.len() as u64 || hash != rom_hash(&self.bus.sys.cart.rom)
+        {
+            return Err(StateError::RomMismatch);
+        }
+
+        self.frame_line = r.u16()?;
+        self.phase = match r.u8()? {
+            0 => Phase::LineStart,
+            1 => Phase::BeforeVint,
+            2 => Phase::ToLineEnd,
+            _ => return Err(r.invalid("scheduler phase")),
+        };
+        self.frame_count = r.u64()?;
+        self.line_start = r.u64()?;
+
+        let c = Cpu68kState {
+            dar: r.u32_array()?,
+            sp: r.u32_array()?,
+            pc: r.u32()?,
+            ppc: r.u32()?,
+            sr: r.u16()?,
+            ir: r.u32()?,
+            int_level: r.u32()?,
+            stopped: r.u32()?,
+            prefetch_queue: r.u16_array()?,
+            prefetch_count: r.u8()?,
+            pending_sync_clocks: r.u32()?,
+            run_mode: r.u32()?,
+            nmi_pending: r.u32()?,
+            virq_state: r.u32()?,
+        };
+        self.cpu.restore_state(&c);
+
+        let mut z = SoundCpu::new();
+        {
+            let g = &mut z.regs;
+            for f in [
+                &mut g.pc, &mut g.sp, &mut g.ix, &mut g.iy, &mut g.wz, &mut g.af_, &mut g.bc_,
+                &mut g.de_, &mut g.hl_,
+            ] {
+                *f = r.u16()?;
+            }
+            for f in [
+                &mut g.a, &mut g.f, &mut g.b, &mut g.c, &mut g.d, &mut g.e, &mut g.h, &mut g.l,
+                &mut g.i, &mut g.r, &mut g.im, &mut g.q,
+            ] {
+                *f = r.u8()?;
+            }
+            g.iff1 = r.bool()?;
+            g.iff2 = r.bool()?;
+        }
+        z.after_ei = r.bool()?;
+        z.after_ld_a_ir = r.bool()?;
+        z.halted = r.bool()?;
+        z.nmi_pending = r.bool()?;
+        z.irq_line = r.bool()?;
+        z.t_states = r.u64()?;
+        z.pending_prefix = r.u8()?;
+        self.bus.z80 = z;
+
+        let sys = &mut self.bus.sys;
+        sys.now = r.u64()?;
+        sys.refresh_at = r.u64()?;
+        sys.z80_mclk = r.u64()?;
+        sys.z80_t_base = r.u64()?;
+        sys.z80_mclk_base = r.u64()?;
+        sys.m68k_debt_mclk = r.u64()?;
+        sys.pc = r.u32()?;
+        let tmss = r.bytes_exact(4)?;
+        sys.tmss.copy_from_slice(&tmss);
+        sys.timing.bank_contention = r.bool()?;
+        let n = r.len(1 << 16)?;
+        let mut watches = Vec::with_capacity(n);
+        for _ in 0..n {
+            let addr = r.u32()?;
+            let has = r.bool()?;
+            let value = r.u8()?;
+            watches.push(Watch {
+                addr,
+                value: has.then_some(value),
+            });
+        }
+        sys.watches = watches;
+        sys.watch_hit = None;
+
+        sys.cart.sram_control = r.u8()?;
+        let banks = r.bytes_exact(8)?;
+        sys.cart.banks.copy_from_slice(&banks);
+        sys.cart.mapper = r.bool()?;
+        let sram = r.bytes(1 << 16)?;
+        match &mut sys.cart.sram {
+            Some(s) if s.data.len() == sram.len() => s.data = sram,
+            None if sram.is_empty() => {}
+            _ => return Err(r.invalid("SRAM size differs from the cartridge's")),
+        }
+
+        sys.ram = r.bytes_exact(sys.ram.len())?;
+        sys.zbus.ram = r.bytes_exact(sys.zbus.ram.len())?;
+        sys.zbus.busreq = r.bool()?;
+        sys.zbus.reset_released = r.bool()?;
+        sys.zbus.bank = r.u32()?;
+
+        let io_regs = r.bytes_exact(16)?;
+        sys.io.regs.copy_from_slice(&io_regs);
+        for p in &mut sys.io.pads {
+            let kind = match r.u8()? {
+                0 => PadKind::None,
+                1 => PadKind::ThreeButton,
+                2 => PadKind::SixButton,
+                _ => return Err(r.invalid("pad kind")),
+            };
+            *p = Pad {
+                kind,
+                buttons: r.u16()?,
+                th: r.u8()?,
+                counter: r.u8()?,
+                timeout: r.u8()?,
+                th_latency_until: r.u64()?,
+            };
+        }
+
+        let ym = &mut sys.ym;
+        let addr = r.bytes_exact(2)?;
+        ym.address.copy_from_slice(&addr);
+        ym.regs = r.bytes_exact(512)?;
+        ym.status = r.u8()?;
+        ym.mode = r.u8()?;
+        ym.timer_a_period = r.i32()?;
+        ym.timer_a_count = r.i32()?;
+        ym.timer_b_period = r.i32()?;
+        ym.timer_b_count = r.i32()?;
+        ym.synced_to = r.u64()?;
+        ym.busy_until = r.u64()?;
+        sys.psg.tone = r.u16_array()?;
+        let vol = r.bytes_exact(4)?;
+        sys.psg.volume.copy_from_slice(&vol);
+        sys.psg.latched = r.u8()?;
+
+        let v = &mut sys.vdp;
+        let regs = r.bytes_exact(24)?;
+        v.regs.copy_from_slice(&regs);
+        v.vram = r.bytes_exact(v.vram.len())?;
+        v.cram = r.u16_array()?;
+        v.vsram = r.u16_array()?;
+        v.code = r.u8()?;
+        v.addr = r.u16()?;
+        v.addr_latch = r.u16()?;
+        v.pending = r.bool()?;
+        let has_cached = r.bool()?;
+        let cached = r.u16()?;
+        v.cached_ctrl = has_cached.then_some(cached);
+        v.status = r.u16()?;
+        v.hint_pending = r.bool()?;
+        v.vint_pending = r.bool()?;
+        v.hint_counter = r.u8()?;
+        v.v_counter = r.u16()?;
+        v.line_start = r.u64()?;
+        v.frame_start = r.u64()?;
+        v.active_lines = r.u16()?;
+        v.pal = r.bool()?;
+        v.dma = Dma {
+            length: r.u32()?,
+            source: r.u16()?,
+            kind: DmaKind::from_u8(r.u8()?),
+            fill_pending: r.bool()?,
+            end: r.u64()?,
+        };
+        v.fifo.data = r.u16_array()?;
+        v.fifo.index = (r.u8()? & 3) as usize;
+        for d in &mut v.fifo.drain_at {
+            *d = r.u64()?;
+        }
+        v.fifo.byte_access = r.bool()?;
+        v.hv_latch = r.u32()?;
+        v.odd_frame = r.bool()?;
+        v.interlaced = r.bool()?;
+        v.im2 = r.bool()?;
+        v.z80_irq = r.bool()?;
+        v.frame_width = r.u16()?;
+        v.frame_height = r.u16()?;
+        v.drawing_width = r.u16()?;
+        let n = v.frame.len();
+        let frame = read_u16_vec(&mut r, n)?;
+        let drawing = read_u16_vec(&mut r, n)?;
+        v.frame = frame;
+        v.drawing = drawing;
+        v.renderer = crate::vdp::render::Renderer::new();
+        if v.active_lines > 240 || v.frame_height as usize > crate::vdp::MAX_HEIGHT {
+            return Err(r.invalid("VDP geometry"));
+        }
+        if r.pos != bytes.len() {
+            return Err(StateError::TrailingBytes { offset: r.pos });
+        }
+        Ok(())
+    }
+}
+
+fn read_u16_vec(r: &mut Reader<'_>, n: usize) -> R<Vec<u16>> {
+    let len = r.len(n)?;
+    if len != n {
+        return Err(r.invalid("unexpected frame buffer size"));
+    }
+    let raw = r.take(n * 2)?;
+    Ok(raw
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect())
+}

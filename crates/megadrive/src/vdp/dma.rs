@@ -1,0 +1,119 @@
+//! DMA bookkeeping: the kind, length and source of a transfer and how many units the VDP moves
+//! per line.
+//!
+//! Transfer rates (units per line), from Charles MacDonald's genvdp.txt §"DMA" as measured:
+//!
+//! | mode        | H32 active | H32 blank | H40 active | H40 blank |
+//! |-------------|-----------:|----------:|-----------:|----------:|
+//! | 68K > VDP   | 16         | 167       | 18         | 205       |
+//! | VRAM fill   | 15         | 166       | 17         | 204       |
+//! | VRAM copy   | 8          | 83        | 9          | 102       |
+//!
+//! in bytes (words for CRAM/VSRAM). We use the access-slot counts (16/166, 18/204), halved for
+//! word writes to VRAM and for copies (a read and a write per byte), and with one slot per
+//! refresh slot lost for 68K > CRAM/VSRAM with the display off, as Genesis Plus GX does.
+
+use crate::clock::MCLK_PER_LINE;
+
+/// What the running transfer does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DmaKind {
+    /// 68000 bus to CRAM or VSRAM (one slot per word).
+    #[default]
+    BusToColor,
+    /// 68000 bus to VRAM (two slots per word).
+    BusToVram,
+    Fill,
+    Copy,
+}
+
+impl DmaKind {
+    pub fn from_u8(v: u8) -> DmaKind {
+        match v & 3 {
+            0 => DmaKind::BusToColor,
+            1 => DmaKind::BusToVram,
+            2 => DmaKind::Fill,
+            _ => DmaKind::Copy,
+        }
+    }
+
+    pub fn as_u8(self) -> u8 {
+        self as u8
+    }
+
+    /// The 68000 is stopped for the transfer.
+    pub fn stalls_cpu(self) -> bool {
+        matches!(self, DmaKind::BusToColor | DmaKind::BusToVram)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dma {
+    /// Units (words for bus DMA, bytes for fill and copy) still to move.
+    pub length: u32,
+    /// Source: word address (bus DMA) or VRAM byte address (copy), as in registers 21-22.
+    pub source: u16,
+    pub kind: DmaKind,
+    /// A fill waits for the data-port write that gives its value.
+    pub fill_pending: bool,
+    /// Absolute master clock at which the last scheduled chunk ends.
+    pub end: u64,
+}
+
+/// External access slots per line (active display, blanking) for H32 and H40.
+const SLOTS_ACTIVE: [u32; 2] = [16, 18];
+const SLOTS_BLANK: [u32; 2] = [166, 204];
+
+/// Units per line for `kind` in the current mode.
+pub fn rate_per_line(kind: DmaKind, blanking: bool, h40: bool) -> u32 {
+    let base = if blanking { SLOTS_BLANK } else { SLOTS_ACTIVE }[usize::from(h40)];
+    let mut rate = match kind {
+        DmaKind::BusToVram | DmaKind::Copy => base >> 1,
+        _ => base,
+    };
+    if kind == DmaKind::BusToColor {
+        // Refresh slots cost a unit each with the display off (5 in H32, 6 in H40).
+        if rate == 166 {
+            rate = 161;
+        } else if rate == 204 {
+            rate = 198;
+        }
+    }
+    rate
+}
+
+/// Units that fit in `mclk` master clocks at `rate` per line.
+pub fn units_in(mclk: u64, rate: u32) -> u32 {
+    (mclk * rate as u64 / MCLK_PER_LINE) as u32
+}
+
+/// Master clocks `units` take at `rate` per line.
+pub fn mclk_for(units: u32, rate: u32) -> u64 {
+    units as u64 * MCLK_PER_LINE / rate.max(1) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// genvdp.txt: in H40 blanking a 68K > VRAM DMA moves 204 bytes (102 words) per line, a
+    /// copy 102 bytes; in active display 18 bytes (9 words) per line.
+    #[test]
+    fn rates() {
+        assert_eq!(rate_per_line(DmaKind::BusToVram, true, true), 102);
+        assert_eq!(rate_per_line(DmaKind::BusToVram, false, true), 9);
+        assert_eq!(rate_per_line(DmaKind::Copy, true, true), 102);
+        assert_eq!(rate_per_line(DmaKind::Fill, true, false), 166);
+        assert_eq!(rate_per_line(DmaKind::BusToColor, true, true), 198);
+        assert_eq!(rate_per_line(DmaKind::BusToColor, false, false), 16);
+    }
+
+    #[test]
+    fn lengths_and_durations_round_trip() {
+        let rate = rate_per_line(DmaKind::BusToVram, true, true);
+        assert_eq!(units_in(MCLK_PER_LINE, rate), rate);
+        assert_eq!(mclk_for(rate, rate), MCLK_PER_LINE);
+        // A $1000-word transfer in vertical blank takes about 40 lines.
+        assert_eq!(mclk_for(0x1000, rate) / MCLK_PER_LINE, 40);
+    }
+}

@@ -1,0 +1,247 @@
+//! The VDP's 68000-side ports: the two-word command/register port, the data port with its
+//! FIFO, and the memory targets a command selects (genvdp.txt §"Control port", §"Data port").
+
+use super::dma::{Dma, DmaKind};
+use super::{Vdp, status};
+
+/// What a port write asks the bus to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortEffect {
+    None,
+    /// A DMA is ready to run (bus DMA, copy, or a fill whose value just arrived).
+    StartDma,
+}
+
+/// Code register targets (CD3-CD0).
+const CODE_VRAM_WRITE: u8 = 0x01;
+const CODE_CRAM_WRITE: u8 = 0x03;
+const CODE_VSRAM_WRITE: u8 = 0x05;
+
+impl Vdp {
+    /// A word written to the control port at `now`.
+    pub fn write_control(&mut self, value: u16, now: u64) -> PortEffect {
+        if !self.pending {
+            // The second half of a MOVE.L that started a bus DMA with its first word is
+            // applied when the DMA ends (Formula One, Kawasaki Superbike Challenge).
+            if self.dma.length > 0 && self.dma.kind.stalls_cpu() {
+                self.cached_ctrl = Some(value);
+                return PortEffect::None;
+            }
+            self.addr = self.addr_latch | (value & 0x3FFF);
+            self.code = (self.code & 0x3C) | ((value >> 14) as u8 & 3);
+            if value & 0xC000 == 0x8000 {
+                self.write_register(((value >> 8) & 0x1F) as usize, value as u8, now);
+            } else {
+                // Only mode 5 takes a second word.
+                self.pending = self.mode5();
+            }
+            self.fifo.byte_access = self.code & 0x06 == 0;
+            return PortEffect::None;
+        }
+        self.pending = false;
+        self.addr_latch = (value & 3) << 14;
+        self.addr = (self.addr & 0x3FFF) | self.addr_latch;
+        self.code = (self.code & 3) | ((value >> 2) as u8 & 0x3C);
+        self.fifo.byte_access = self.code & 0x06 == 0;
+        if self.code & 0x20 == 0 || !self.dma_enabled() {
+            return PortEffect::None;
+        }
+        let length = match self.dma_length_register() {
+            0 => 0x1_0000,
+            n => n,
+        };
+        match self.regs[23] >> 6 {
+            2 => {
+                self.dma = Dma {
+                    length: 0,
+                    source: self.dma.source,
+                    kind: DmaKind::Fill,
+                    fill_pending: true,
+                    end: u64::MAX,
+                };
+                self.status |= status::DMA_BUSY;
+                PortEffect::None
+            }
+            3 => {
+                self.dma = Dma {
+                    length,
+                    source: self.dma_source_register(),
+                    kind: DmaKind::Copy,
+                    fill_pending: false,
+                    end: now,
+                };
+                PortEffect::StartDma
+            }
+            _ => {
+                let kind = if self.code & 0x06 != 0 {
+                    DmaKind::BusToColor
+                } else {
+                    DmaKind::BusToVram
+                };
+                self.dma = Dma {
+                    length,
+                    source: self.dma_source_register(),
+                    kind,
+                    fill_pending: false,
+                    end: now,
+                };
+                PortEffect::StartDma
+            }
+        }
+    }
+
+    pub fn dma_length_register(&self) -> u32 {
+        ((self.regs[20] as u32) << 8) | self.regs[19] as u32
+    }
+
+    pub fn dma_source_register(&self) -> u16 {
+        ((self.regs[22] as u16) << 8) | self.regs[21] as u16
+    }
+
+    /// A word written to the data port at `now`; returns the clock at which the 68000 may go on
+    /// (it waits while the FIFO is full) and whether a fill now runs.
+    pub fn write_data(&mut self, value: u16, now: u64) -> (u64, PortEffect) {
+        self.pending = false;
+        let mut resume = now;
+        if !self.in_vblank() && self.display_enabled() {
+            resume = self.fifo.schedule(now, self.line_start, self.h40());
+            if resume > now {
+                // The 68000 resumes on one of its own clock edges (counted from the frame).
+                let rel = resume - self.frame_start;
+                resume = self.frame_start + rel.div_ceil(7) * 7;
+            }
+        }
+        self.write_target(value);
+        if self.dma.fill_pending {
+            self.dma.fill_pending = false;
+            self.dma.length = match self.dma_length_register() {
+                0 => 0x1_0000,
+                n => n,
+            };
+            self.dma.end = resume;
+            return (resume, PortEffect::StartDma);
+        }
+        (resume, PortEffect::None)
+    }
+
+    /// Writes a word to the memory the code register selects and advances the address.
+    pub fn write_target(&mut self, value: u16) {
+        self.fifo.push(value);
+        match self.code & 0x0F {
+            CODE_VRAM_WRITE => {
+                let a = (self.addr & 0xFFFE) as usize;
+                // An odd address swaps the bytes (genvdp.txt).
+                let v = if self.addr & 1 != 0 {
+                    value.swap_bytes()
+                } else {
+                    value
+                };
+                self.vram[a] = (v >> 8) as u8;
+                self.vram[a + 1] = v as u8;
+            }
+            CODE_CRAM_WRITE => {
+                self.cram[((self.addr >> 1) & 0x3F) as usize] = value & 0x0EEE;
+            }
+            CODE_VSRAM_WRITE => {
+                let i = ((self.addr & 0x7E) >> 1) as usize;
+                if i < self.vsram.len() {
+                    self.vsram[i] = value & 0x07FF;
+                }
+            }
+            _ => {}
+        }
+        self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+    }
+
+    /// A word read from the data port.
+    pub fn read_data(&mut self) -> u16 {
+        self.pending = false;
+        let next = self.fifo.next();
+        let value = match self.code & 0x1F {
+            0x00 => self.vram_word(self.addr),
+            0x04 => {
+                let mut i = ((self.addr & 0x7E) >> 1) as usize;
+                if i >= self.vsram.len() {
+                    i = 0;
+                }
+                (self.vsram[i] & 0x07FF) | (next & !0x07FF)
+            }
+            0x08 => {
+                let c = self.cram[((self.addr >> 1) & 0x3F) as usize];
+                (c & 0x0EEE) | (next & !0x0EEE)
+            }
+            // 8-bit VRAM read (undocumented): the byte at addr^1 in the low half.
+            0x0C => {
+                let b = self.vram[(self.addr ^ 1) as usize] as u16;
+                b | (next & 0xFF00)
+            }
+            _ => next,
+        };
+        self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+        value
+    }
+
+    /// Runs `units` steps of a fill.
+    pub fn run_fill(&mut self, units: u32) {
+        match self.code & 0x0F {
+            CODE_VRAM_WRITE => {
+                // The fill writes the high byte of the data word to addr ^ 1 each step
+                // (genvdp.txt; the first word was already written by the data port).
+                let data = (self.fifo.newest() >> 8) as u8;
+                for _ in 0..units {
+                    self.vram[(self.addr ^ 1) as usize] = data;
+                    self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+                }
+            }
+            CODE_CRAM_WRITE => {
+                let data = self.fifo.next() & 0x0EEE;
+                for _ in 0..units {
+                    self.cram[((self.addr >> 1) & 0x3F) as usize] = data;
+                    self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+                }
+            }
+            CODE_VSRAM_WRITE => {
+                let data = self.fifo.next() & 0x07FF;
+                for _ in 0..units {
+                    let i = ((self.addr & 0x7E) >> 1) as usize;
+                    if i < self.vsram.len() {
+                        self.vsram[i] = data;
+                    }
+                    self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+                }
+            }
+            _ => {
+                for _ in 0..units {
+                    self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+                }
+            }
+        }
+    }
+
+    /// Runs `units` bytes of a VRAM copy (CD4 must be set, else the VDP writes nothing).
+    pub fn run_copy(&mut self, units: u32) {
+        let mut src = self.dma.source;
+        if self.code & 0x10 != 0 {
+            for _ in 0..units {
+                let b = self.vram[(src ^ 1) as usize];
+                self.vram[(self.addr ^ 1) as usize] = b;
+                src = src.wrapping_add(1);
+                self.addr = self.addr.wrapping_add(self.regs[15] as u16);
+            }
+        } else {
+            src = src.wrapping_add(units as u16);
+        }
+        self.dma.source = src;
+    }
+
+    /// A DMA has finished: the source and length registers show where it stopped.
+    pub fn finish_dma_registers(&mut self) {
+        let end = self
+            .dma_source_register()
+            .wrapping_add(self.dma_length_register() as u16);
+        self.regs[21] = end as u8;
+        self.regs[22] = (end >> 8) as u8;
+        self.regs[19] = 0;
+        self.regs[20] = 0;
+    }
+}

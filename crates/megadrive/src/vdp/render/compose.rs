@@ -1,0 +1,95 @@
+//! Priorities and shadow/highlight: merging plane B, plane A/window and sprites into pixels.
+//!
+//! Priority (genvdp.txt "Priority"), front to back: high sprite, high A, high B, low sprite,
+//! low A, low B, backdrop (reg 7); colour 0 of any palette is transparent.
+//!
+//! Shadow/highlight (reg 12 bit 3; genvdp.txt "Shadow / hilight mode" and Sega Retro's
+//! "Shadow and highlight" rules, which Genesis Plus GX follows):
+//! - the planes are at normal intensity where plane A or plane B has a high-priority tile
+//!   (the tile's priority bit, even on its transparent pixels), otherwise shadowed; the
+//!   backdrop showing through takes the same intensity;
+//! - a visible sprite pixel (drawn by the priority rules above) keeps the planes' intensity
+//!   if low priority and is normal if high priority;
+//! - palette 3 colour 15 is an operator: the pixel below is shown shadowed; palette 3
+//!   colour 14 highlights a normal pixel below and brings a shadowed one back to normal;
+//!   operators are invisible themselves but, being opaque, hide the sprites behind them;
+//! - colour 14 of palettes 0-2 is never shadowed (Sega Retro; Genesis Plus GX).
+
+use super::pattern::PRIORITY;
+use super::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
+
+/// Chooses between plane A (`a`) and plane B (`b`): the CRAM index to show (0 = backdrop) and
+/// whether it is an opaque high-priority pixel.
+#[inline]
+fn planes(a: u8, b: u8) -> (u8, bool) {
+    let a_opaque = a & 0x0F != 0;
+    let b_opaque = b & 0x0F != 0;
+    let pick = if a_opaque && a & PRIORITY != 0 {
+        a
+    } else if b_opaque && b & PRIORITY != 0 {
+        b
+    } else if a_opaque {
+        a
+    } else if b_opaque {
+        b
+    } else {
+        return (0, false);
+    };
+    (pick & 0x3F, pick & PRIORITY != 0)
+}
+
+/// Merges one line. The slices hold layer pixels for exactly the pixels of `out`.
+pub(super) fn compose(
+    a: &[u8],
+    b: &[u8],
+    s: &[u8],
+    palette: &[Pixel; 64],
+    backdrop: usize,
+    shadow_highlight: bool,
+    out: &mut [Pixel],
+) {
+    let colour = |index: u8| {
+        if index == 0 {
+            palette[backdrop]
+        } else {
+            palette[index as usize]
+        }
+    };
+    let layers = a.iter().zip(b).zip(s);
+    if !shadow_highlight {
+        for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
+            let (bg, bg_high) = planes(a, b);
+            let sprite_opaque = s & 0x0F != 0;
+            let index = if sprite_opaque && (s & PRIORITY != 0 || !bg_high) {
+                s & 0x3F
+            } else {
+                bg
+            };
+            *px = colour(index);
+        }
+        return;
+    }
+    for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
+        let (bg, bg_high) = planes(a, b);
+        let bg_normal = (a | b) & PRIORITY != 0;
+        let bg_intensity = if bg_normal {
+            INTENSITY_NORMAL
+        } else {
+            INTENSITY_SHADOW
+        };
+        let sprite_opaque = s & 0x0F != 0;
+        let sprite_high = s & PRIORITY != 0;
+        *px = if sprite_opaque && (sprite_high || !bg_high) {
+            match s & 0x3F {
+                0x3F => colour(bg) | INTENSITY_SHADOW,
+                0x3E if bg_normal => colour(bg) | INTENSITY_HIGHLIGHT,
+                0x3E => colour(bg) | INTENSITY_NORMAL,
+                0x0E | 0x1E | 0x2E => colour(s & 0x3F) | INTENSITY_NORMAL,
+                index if sprite_high => colour(index) | INTENSITY_NORMAL,
+                index => colour(index) | bg_intensity,
+            }
+        } else {
+            colour(bg) | bg_intensity
+        };
+    }
+}

@@ -1,0 +1,137 @@
+//! Scroll planes A and B: horizontal scroll (full / per cell / per line), vertical scroll
+//! (full / per 2-cell column) and the plane-size addressing, one line at a time.
+//!
+//! The VDP fetches planes in 2-cell (16-pixel) columns: with a fine horizontal scroll `f`
+//! (hscroll & 15), screen column `c` covers pixels `16c + f .. 16c + f + 16`, and when `f` is
+//! not 0 an extra, partially visible column is fetched at the left edge. Per-column vertical
+//! scroll follows those fetched columns, not a fixed screen grid.
+
+use super::config::Config;
+use super::pattern::{NameEntry, draw_row, row_addr, vram_word};
+use super::{LineBuf, LineCtx, MARGIN};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Plane {
+    A,
+    B,
+}
+
+impl Plane {
+    /// Plane A comes first in each H-scroll table entry and in each VSRAM pair.
+    fn index(self) -> usize {
+        match self {
+            Plane::A => 0,
+            Plane::B => 1,
+        }
+    }
+
+    fn base(self, cfg: &Config) -> usize {
+        match self {
+            Plane::A => cfg.plane_a_base,
+            Plane::B => cfg.plane_b_base,
+        }
+    }
+}
+
+/// The vertical scroll value for a fetched column: `Some(c)` for screen column `c`, `None`
+/// for the partial column at the left edge.
+fn vscroll(ctx: &LineCtx<'_>, plane: Plane, column: Option<usize>) -> u32 {
+    let cfg = ctx.cfg;
+    let value = if !cfg.vscroll_columns {
+        ctx.vsram[plane.index()]
+    } else {
+        match column {
+            Some(c) => ctx.vsram[(2 * c + plane.index()).min(39)],
+            // The partial left column has no VSRAM entry of its own. Verified on hardware
+            // (Genesis Plus GX, "verified on PAL MD2"): in H40 both planes use VSRAM words
+            // 38 and 39 ANDed together, in H32 the column is not scrolled at all. Gynoug and
+            // Cutie Suzuki no Ringside Angel (H40) and Formula One (H32) show the difference.
+            None if cfg.h40 => ctx.vsram[38] & ctx.vsram[39],
+            None => 0,
+        }
+    };
+    let value = value as u32 & 0x7FF;
+    // Interlace mode 2 scrolls in double-resolution lines; the renderer works in field lines
+    // and takes the field from `odd`, so the low bit of the scroll is dropped (as Genesis Plus
+    // GX does; Sonic 2's two-player mode only uses even values).
+    if cfg.interlace2 { value >> 1 } else { value }
+}
+
+/// Draws plane `plane` into `buf` for screen columns `first..end` (2-cell units), plus the
+/// partial column left of `first` when the plane is finely scrolled.
+pub(super) fn draw_plane(
+    ctx: &LineCtx<'_>,
+    plane: Plane,
+    first: usize,
+    end: usize,
+    buf: &mut LineBuf,
+) {
+    if first >= end {
+        return;
+    }
+    let cfg = ctx.cfg;
+    let hs_addr =
+        cfg.hscroll_base + (((ctx.line & cfg.hscroll_line_mask) as usize) << 2) + 2 * plane.index();
+    let hscroll = vram_word(ctx.vram, hs_addr) as u32 & 0x3FF;
+    let fine = (hscroll & 15) as isize;
+    let coarse = hscroll >> 4;
+
+    if fine != 0 {
+        let c = first as isize - 1;
+        // Plane A next to a left-side window: the VDP fetches the partial column with the
+        // wrong tile, the one of the following column (the "window bug", modelled by Genesis
+        // Plus GX; we copy the behaviour for pixel parity with frames recorded there).
+        let pair = if plane == Plane::A && first > 0 {
+            (first as u32).wrapping_sub(coarse)
+        } else {
+            (c as u32).wrapping_sub(coarse)
+        };
+        let pos = (MARGIN as isize + 16 * c + fine) as usize;
+        draw_column(
+            ctx,
+            plane,
+            pair,
+            vscroll(ctx, plane, None),
+            &mut buf[pos..pos + 16],
+        );
+    }
+    for c in first..end {
+        let pair = (c as u32).wrapping_sub(coarse);
+        let pos = (MARGIN as isize + 16 * c as isize + fine) as usize;
+        draw_column(
+            ctx,
+            plane,
+            pair,
+            vscroll(ctx, plane, Some(c)),
+            &mut buf[pos..pos + 16],
+        );
+    }
+}
+
+/// Draws the two cells of plane column pair `pair` (plane-relative, wrapped by the plane
+/// width) into `dst[..16]`.
+fn draw_column(ctx: &LineCtx<'_>, plane: Plane, pair: u32, vscroll: u32, dst: &mut [u8]) {
+    let cfg = ctx.cfg;
+    let geometry = &cfg.geometry;
+    let v = ctx.line.wrapping_add(vscroll) & geometry.line_mask;
+    let row = v >> 3;
+    let cell_row = if cfg.interlace2 {
+        ((v & 7) << 1) | ctx.odd as u32
+    } else {
+        v & 7
+    };
+    let base = plane.base(cfg);
+    for k in 0..2 {
+        let col = pair.wrapping_mul(2).wrapping_add(k);
+        let entry = NameEntry(vram_word(ctx.vram, geometry.entry_addr(base, row, col)));
+        let addr = row_addr(entry.pattern(), cell_row, entry.vflip(), cfg.interlace2);
+        let k = k as usize;
+        draw_row(
+            ctx.vram,
+            addr,
+            entry.hflip(),
+            entry.attr(),
+            &mut dst[8 * k..8 * k + 8],
+        );
+    }
+}

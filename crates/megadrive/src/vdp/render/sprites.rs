@@ -1,0 +1,153 @@
+//! Sprites: walking the link list of the sprite attribute table, the per-line limits,
+//! x = 0 masking, the overflow and collision flags, flips and sizes.
+//!
+//! Rules (genvdp.txt "Sprites"; Nemesis's sprite-masking and limit notes on SpritesMind;
+//! Plutiedev "Sprites"):
+//! - The list starts at entry 0 and follows the 7-bit link field; it ends at a link of 0 or
+//!   at a link past the table (64 entries in H32, 80 in H40), and at most that many entries
+//!   are examined per line.
+//! - At most 16 (H32) / 20 (H40) sprites are taken per line; finding one more sets the
+//!   overflow flag and ends the scan.
+//! - At most 256 (H32) / 320 (H40) sprite pixels are drawn per line, counting sprites that are
+//!   off screen or masked; the sprite that crosses the limit is cut to the cells that fit.
+//! - Earlier sprites in the list are in front of later ones.
+//! - A sprite at x = 0 hides every later sprite on the line, but only once a sprite with
+//!   x != 0 was seen on the line, or when the previous line hit the pixel limit (the form
+//!   Genesis Plus GX implements; Nemesis's masking test ROM checks these cases).
+//!
+//! Simplification: Y, size and link are read from VRAM when the line is drawn; the VDP
+//! actually reads them from an internal copy of the table, updated on VRAM writes, and scans
+//! one line ahead. Both only matter if a game moves or rewrites the table mid-frame.
+
+use super::pattern::{draw_sprite_row, row_addr, vram_word};
+use super::{LineBuf, LineCtx, MARGIN};
+
+/// A sprite the scan found on this line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Candidate {
+    /// Entry address in VRAM.
+    addr: usize,
+    /// Line within the sprite (field lines in interlace mode 2).
+    row: u32,
+    /// Size byte: bits 2-3 width - 1, bits 0-1 height - 1 (cells).
+    size: u8,
+}
+
+/// What a line's sprite pass reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SpriteResult {
+    pub overflow: bool,
+    pub collision: bool,
+}
+
+/// Renders the sprites of the current line into `buf` (layer pixels; 0 = no sprite pixel).
+/// `mask_armed` is the renderer's masking state: on entry, whether the previous line hit the
+/// pixel limit; on exit, whether this one did.
+pub(super) fn draw_sprites(
+    ctx: &LineCtx<'_>,
+    mask_armed: &mut bool,
+    buf: &mut LineBuf,
+) -> SpriteResult {
+    let cfg = ctx.cfg;
+    let (max_sprites, table_len, max_pixels) = if cfg.h40 {
+        (20, 80, 320)
+    } else {
+        (16, 64, 256)
+    };
+    let mut result = SpriteResult::default();
+
+    // Scan: find this line's sprites in link order.
+    let mut found = [Candidate::default(); 20];
+    let mut count = 0;
+    let mut link = 0usize;
+    let screen_line = ctx.line + 128;
+    for _ in 0..table_len {
+        let addr = cfg.sat_base + 8 * link;
+        let word0 = vram_word(ctx.vram, addr) as u32;
+        let word1 = vram_word(ctx.vram, addr + 2);
+        // Interlace mode 2 doubles the Y resolution (10-bit Y); in field lines the low bit
+        // selects nothing, like the vertical scroll.
+        let y = if cfg.interlace2 {
+            (word0 >> 1) & 0x1FF
+        } else {
+            word0 & 0x1FF
+        };
+        let size = (word1 >> 8) as u8 & 0x0F;
+        let height = 8 * ((size & 3) as u32 + 1);
+        let row = screen_line.wrapping_sub(y);
+        if screen_line >= y && row < height {
+            if count == max_sprites {
+                result.overflow = true;
+                break;
+            }
+            found[count] = Candidate { addr, row, size };
+            count += 1;
+        }
+        link = (word1 & 0x7F) as usize;
+        if link == 0 || link >= table_len {
+            break;
+        }
+    }
+
+    // Draw in list order: a pixel already taken by an earlier sprite stays.
+    let mut pixels = 0;
+    let mut masked = false;
+    for cand in &found[..count] {
+        let attr_word = vram_word(ctx.vram, cand.addr + 4);
+        let x = vram_word(ctx.vram, cand.addr + 6) & 0x1FF;
+        if x != 0 {
+            *mask_armed = true;
+        } else if *mask_armed {
+            masked = true;
+        }
+        let xpos = x as isize - 128;
+        let width_cells = ((cand.size >> 2) & 3) as usize + 1;
+        let height_cells = (cand.size & 3) as u32 + 1;
+        let width = 8 * width_cells;
+        pixels += width;
+        let on_screen = xpos + width as isize > 0 && xpos < cfg.width as isize;
+        if on_screen && !masked {
+            let cells = if pixels > max_pixels {
+                (width - (pixels - max_pixels)) / 8
+            } else {
+                width_cells
+            };
+            let hflip = attr_word & 0x0800 != 0;
+            let vflip = attr_word & 0x1000 != 0;
+            let attr = ((attr_word >> 9) & 0x70) as u8;
+            let cell_row = cand.row >> 3;
+            let cell_row = if vflip {
+                height_cells - 1 - cell_row
+            } else {
+                cell_row
+            };
+            // The row inside the cell; row_addr applies the vertical flip to it.
+            let fine = if cfg.interlace2 {
+                ((cand.row & 7) << 1) | ctx.odd as u32
+            } else {
+                cand.row & 7
+            };
+            let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
+            for t in 0..cells {
+                // Cells are stored column by column (genvdp.txt "Sprite attribute table"),
+                // and a horizontally flipped sprite also swaps its columns.
+                let col = if hflip { width_cells - 1 - t } else { t };
+                let pattern = (attr_word
+                    .wrapping_add((col as u32 * height_cells + cell_row) as u16))
+                    & name_mask;
+                let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
+                let pos = (MARGIN as isize + xpos + 8 * t as isize) as usize;
+                result.collision |=
+                    draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
+            }
+        }
+        if pixels >= max_pixels {
+            // Pixel limit reached: the rest of the list is skipped, and an x = 0 sprite masks
+            // from the start of the next line.
+            *mask_armed = true;
+            return result;
+        }
+    }
+    *mask_armed = false;
+    result
+}

@@ -1,0 +1,73 @@
+//! The window plane: an unscrolled replacement for plane A over a region set by regs 17/18.
+
+use super::config::Config;
+use super::pattern::{NameEntry, draw_row, row_addr, vram_word};
+use super::{LineBuf, LineCtx, MARGIN};
+
+/// How one line is shared between plane A and the window, in 2-cell columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Split {
+    pub plane_a: (usize, usize),
+    pub window: (usize, usize),
+}
+
+/// genvdp.txt, registers 17/18: a line inside the vertical window range (above `WVP * 8` with
+/// DOWN clear, from it downwards with DOWN set) is window across the whole width; otherwise
+/// the window covers columns `0..WHP*2` cells (RIGT clear) or `WHP*2..` (RIGT set), in
+/// 2-cell steps, and plane A the rest. WHP beyond the screen width saturates, so RIGT clear
+/// with a large WHP is a full-width window and RIGT set with WHP 0 is one too.
+pub(super) fn split(cfg: &Config, line: u32) -> Split {
+    let columns = cfg.columns;
+    let boundary = cfg.window_v * 8;
+    let in_vertical = if cfg.window_down {
+        line >= boundary
+    } else {
+        line < boundary
+    };
+    if in_vertical {
+        return Split {
+            plane_a: (0, 0),
+            window: (0, columns),
+        };
+    }
+    let hp = cfg.window_h.min(columns);
+    if cfg.window_right {
+        Split {
+            plane_a: (0, hp),
+            window: (hp, columns),
+        }
+    } else {
+        Split {
+            plane_a: (hp, columns),
+            window: (0, hp),
+        }
+    }
+}
+
+/// Draws window columns `first..end` into `buf` (over whatever plane A left there). The
+/// window name table is 32 cells wide in H32 and 64 in H40 (genvdp.txt, register 3).
+pub(super) fn draw_window(ctx: &LineCtx<'_>, first: usize, end: usize, buf: &mut LineBuf) {
+    let cfg = ctx.cfg;
+    let row = (ctx.line >> 3) as usize;
+    let cell_row = if cfg.interlace2 {
+        ((ctx.line & 7) << 1) | ctx.odd as u32
+    } else {
+        ctx.line & 7
+    };
+    let row_base = cfg.window_base | (row << if cfg.h40 { 7 } else { 6 });
+    for c in first..end {
+        for k in 0..2 {
+            let cell = 2 * c + k;
+            let entry = NameEntry(vram_word(ctx.vram, (row_base + 2 * cell) & 0xFFFF));
+            let addr = row_addr(entry.pattern(), cell_row, entry.vflip(), cfg.interlace2);
+            let pos = MARGIN + 8 * cell;
+            draw_row(
+                ctx.vram,
+                addr,
+                entry.hflip(),
+                entry.attr(),
+                &mut buf[pos..pos + 8],
+            );
+        }
+    }
+}

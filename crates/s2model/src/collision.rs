@@ -1,0 +1,615 @@
+//! Level collision: the distance scans (`FindFloor`, `FindWall` and their second-cell helpers), Sonic's
+//! sensor routines built on them, and `AnglePos`, the ground snap (spec §4).
+//!
+//! The scans are literal transcriptions for blocks of collision ID $FF (every column height and row
+//! width $10, angle byte $FF), including the flip handling of the block word; the closed forms of
+//! spec §4.3 follow from them and are what the unit tests check.
+
+use crate::stage::{Stage, block_word};
+use crate::state::{SonicState, status};
+
+/// Angle byte of collision ID $FF in `ColCurveMap` (spec §4.2): odd, i.e. "flat, keep the cardinal
+/// angle of the current quadrant".
+pub const FULL_BLOCK_ANGLE: u8 = 0xFF;
+/// Height/width of every column/row of collision ID $FF in `ColArrayVertical`/`ColArrayHorizontal`.
+pub const FULL_BLOCK_HEIGHT: i16 = 0x10;
+
+/// Which of the two persistent sensor-angle bytes a scan writes (the game's `a4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AngleSlot {
+    /// `Primary_Angle` ($FFF768).
+    Primary,
+    /// `Secondary_Angle` ($FFF76A).
+    Secondary,
+}
+
+#[inline]
+fn write_angle(s: &mut SonicState, slot: AngleSlot, a: u8) {
+    match slot {
+        AngleSlot::Primary => s.primary_angle = a,
+        AngleSlot::Secondary => s.secondary_angle = a,
+    }
+}
+
+/// The part of `FindFloor`/`FindWall` that inspects a block word: if the block is solid for bit `d5`
+/// (index ≠ 0, bit d5 set, collision ID ≠ 0), write its angle (with the flips applied) to `slot` and
+/// return its height in the scan direction (negated when the flip bit `flip_bit`, XORed with `d6`,
+/// is set). `None`: not solid, nothing written.
+#[inline]
+fn solid_height(
+    s: &mut SonicState,
+    w: u16,
+    d5: u8,
+    d6: u16,
+    slot: AngleSlot,
+    flip_bit: u16,
+) -> Option<i16> {
+    if w & block_word::INDEX_MASK == 0 || (w >> (d5 & 15)) & 1 == 0 {
+        return None;
+    }
+    // ColCurveMap[$FF] = $FF; X flip negates it; Y flip maps a → −(a + $40) − $40.
+    let mut a = FULL_BLOCK_ANGLE;
+    if flip_bit == block_word::Y_FLIP {
+        // FindFloor: X flip first, then Y flip.
+        if w & block_word::X_FLIP != 0 {
+            a = a.wrapping_neg();
+        }
+        if w & block_word::Y_FLIP != 0 {
+            a = a.wrapping_add(0x40).wrapping_neg().wrapping_sub(0x40);
+        }
+    } else {
+        // FindWall: Y flip first, then X flip.
+        if w & block_word::Y_FLIP != 0 {
+            a = a.wrapping_add(0x40).wrapping_neg().wrapping_sub(0x40);
+        }
+        if w & block_word::X_FLIP != 0 {
+            a = a.wrapping_neg();
+        }
+    }
+    write_angle(s, slot, a);
+    let h = FULL_BLOCK_HEIGHT;
+    Some(if (w ^ d6) & flip_bit != 0 { -h } else { h })
+}
+
+/// `FindFloor` (s2.asm L43414–43500): vertical distance from the sensor at (x, y) to the surface,
+/// scanning in the direction of `a3` (+$10 down, −$10 up with `d6` = $800 and the caller's XOR 15 of
+/// y). Looks at the sensor's cell and, when that is empty or full, one neighbour (`FindFloor2`).
+pub fn find_floor(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+    a3: i16,
+    d6: u16,
+    slot: AngleSlot,
+) -> i16 {
+    let w = stage.block_word_at(x, y);
+    let r = (y & 15) as i16;
+    match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
+        None | Some(0) => {}
+        Some(h) if h < 0 => {
+            if r + h < 0 {
+                // loc_1E86A: the cell is full from this side: the surface is in the previous cell.
+                return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), d5, d6, slot)
+                    .wrapping_sub(16);
+            }
+        }
+        Some(h) if h as u8 == 0x10 => {
+            return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), d5, d6, slot)
+                .wrapping_sub(16);
+        }
+        Some(h) => return 15 - (r + h),
+    }
+    // loc_1E7E2: empty (or no height here): look in the next cell.
+    find_floor2(s, stage, x, y.wrapping_add(a3 as u16), d5, d6, slot).wrapping_add(16)
+}
+
+/// `FindFloor2` (s2.asm L43502–43580): the second cell of a vertical scan.
+pub fn find_floor2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+    d6: u16,
+    slot: AngleSlot,
+) -> i16 {
+    let w = stage.block_word_at(x, y);
+    let r = (y & 15) as i16;
+    match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
+        None | Some(0) => {}
+        Some(h) if h < 0 => {
+            if r + h < 0 {
+                return !r; // not.w d1: −1 − r
+            }
+        }
+        Some(h) => return 15 - (r + h),
+    }
+    15 - r // loc_1E88A
+}
+
+/// `FindWall` (s2.asm L43666–43752): horizontal distance from the sensor at (x, y), scanning in the
+/// direction of `a3` (+$10 right, −$10 left with `d6` = $400 and the caller's XOR 15 of x).
+pub fn find_wall(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+    a3: i16,
+    d6: u16,
+    slot: AngleSlot,
+) -> i16 {
+    let w = stage.block_word_at(x, y);
+    let r = (x & 15) as i16;
+    match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
+        None | Some(0) => {}
+        Some(h) if h < 0 => {
+            if r + h < 0 {
+                return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, d5, d6, slot)
+                    .wrapping_sub(16);
+            }
+        }
+        Some(h) if h as u8 == 0x10 => {
+            return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, d5, d6, slot)
+                .wrapping_sub(16);
+        }
+        Some(h) => return 15 - (r + h),
+    }
+    find_wall2(s, stage, x.wrapping_add(a3 as u16), y, d5, d6, slot).wrapping_add(16)
+}
+
+/// `FindWall2` (s2.asm L43754–43840): the second cell of a horizontal scan.
+pub fn find_wall2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+    d6: u16,
+    slot: AngleSlot,
+) -> i16 {
+    let w = stage.block_word_at(x, y);
+    let r = (x & 15) as i16;
+    match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
+        None | Some(0) => {}
+        Some(h) if h < 0 => {
+            if r + h < 0 {
+                return !r;
+            }
+        }
+        Some(h) => return 15 - (r + h),
+    }
+    15 - r
+}
+
+/// What a two-sensor routine returns: `d1` the nearer distance, `d0` the farther, `d3` the angle of
+/// the nearer one (the secondary sensor wins ties); an odd angle is replaced by the routine's
+/// cardinal angle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// d1: the smaller distance.
+    pub near: i16,
+    /// d0: the larger distance.
+    pub far: i16,
+    /// d3: the angle of the nearer sensor (odd → the cardinal angle).
+    pub angle: u8,
+}
+
+/// `loc_1ECC6` (s2.asm L44069–44078): pick the nearer of the primary (`d0`) and secondary (`d1`)
+/// distances and its angle; odd angle → `cardinal`.
+#[inline]
+fn pick_nearer(s: &SonicState, d0_primary: i16, d1_secondary: i16, cardinal: u8) -> Pair {
+    let (near, far, mut a) = if d1_secondary <= d0_primary {
+        (d1_secondary, d0_primary, s.secondary_angle)
+    } else {
+        (d0_primary, d1_secondary, s.primary_angle)
+    };
+    if a & 1 != 0 {
+        a = cardinal;
+    }
+    Pair { near, far, angle: a }
+}
+
+/// `loc_1ECFE`: the single-sensor result angle (`Primary_Angle`, odd → `cardinal`).
+#[inline]
+fn primary_or(s: &SonicState, cardinal: u8) -> u8 {
+    if s.primary_angle & 1 != 0 {
+        cardinal
+    } else {
+        s.primary_angle
+    }
+}
+
+#[inline]
+fn ext(b: u8) -> u16 {
+    b as i8 as i16 as u16
+}
+
+/// `Sonic_CheckFloor` (s2.asm L44036–44078): both feet, (x ± x_radius, y + y_radius), scanning down
+/// with d5 = `top_solid_bit`; no preset of the angle bytes. Odd angle → 0.
+pub fn sonic_check_floor(s: &mut SonicState, stage: &Stage) -> Pair {
+    let d5 = s.top_solid_bit;
+    let y = s.y_pos.wrapping_add(ext(s.y_radius));
+    let xr = s.x_pos.wrapping_add(ext(s.x_radius));
+    let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
+    let d0 = find_floor(s, stage, xr, y, d5, 0x10, 0, AngleSlot::Primary);
+    let d1 = find_floor(s, stage, xl, y, d5, 0x10, 0, AngleSlot::Secondary);
+    pick_nearer(s, d0, d1, 0x00)
+}
+
+/// `Sonic_CheckCeiling` (s2.asm L44367–44406): both sides of the head, (x ± x_radius, y − y_radius),
+/// scanning up with the caller's d5 (the in-cell y is flipped with XOR 15 before the scan). Odd
+/// angle → $80.
+pub fn sonic_check_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+    let y = s.y_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
+    let xr = s.x_pos.wrapping_add(ext(s.x_radius));
+    let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
+    let d0 = find_floor(s, stage, xr, y, d5, -0x10, 0x800, AngleSlot::Primary);
+    let d1 = find_floor(s, stage, xl, y, d5, -0x10, 0x800, AngleSlot::Secondary);
+    pick_nearer(s, d0, d1, 0x80)
+}
+
+/// `CheckLeftCeilingDist` (s2.asm L44476–44515): the two ceiling sensors when walking on a left wall
+/// (unreachable on flat stages; here for completeness).
+pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+    let x = s.x_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
+    let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
+    let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
+    let d0 = find_wall(s, stage, x, y1, d5, -0x10, 0x400, AngleSlot::Primary);
+    let d1 = find_wall(s, stage, x, y2, d5, -0x10, 0x400, AngleSlot::Secondary);
+    pick_nearer(s, d0, d1, 0x40)
+}
+
+/// `CheckRightCeilingDist` (s2.asm L44270–44310): the two ceiling sensors when walking on a right wall
+/// (unreachable on flat stages).
+pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+    let x = s.x_pos.wrapping_add(ext(s.y_radius));
+    let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
+    let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
+    let d0 = find_wall(s, stage, x, y1, d5, 0x10, 0, AngleSlot::Primary);
+    let d1 = find_wall(s, stage, x, y2, d5, 0x10, 0, AngleSlot::Secondary);
+    pick_nearer(s, d0, d1, 0xC0)
+}
+
+/// `CheckRightWallDist(_Part2)` (s2.asm L44326–44338): one sensor at (x + $A, y) scanning right.
+/// Returns (distance, angle; odd → $C0).
+pub fn check_right_wall_dist_part2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+) -> (i16, u8) {
+    let d1 = find_wall(
+        s,
+        stage,
+        x.wrapping_add(0xA),
+        y,
+        d5,
+        0x10,
+        0,
+        AngleSlot::Primary,
+    );
+    (d1, primary_or(s, 0xC0))
+}
+
+/// `CheckRightWallDist`: [`check_right_wall_dist_part2`] at Sonic's centre.
+pub fn check_right_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
+    let (x, y) = (s.x_pos, s.y_pos);
+    check_right_wall_dist_part2(s, stage, x, y, d5)
+}
+
+/// `CheckLeftWallDist(_Part2)` (s2.asm L44517–44530): one sensor at ((x − $A) XOR $F, y) scanning
+/// left. Returns (distance, angle; odd → $40).
+pub fn check_left_wall_dist_part2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+) -> (i16, u8) {
+    let d1 = find_wall(
+        s,
+        stage,
+        x.wrapping_sub(0xA) ^ 0xF,
+        y,
+        d5,
+        -0x10,
+        0x400,
+        AngleSlot::Primary,
+    );
+    (d1, primary_or(s, 0x40))
+}
+
+/// `CheckLeftWallDist`: [`check_left_wall_dist_part2`] at Sonic's centre.
+pub fn check_left_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
+    let (x, y) = (s.x_pos, s.y_pos);
+    check_left_wall_dist_part2(s, stage, x, y, d5)
+}
+
+/// `CheckFloorDist_Part2` (s2.asm L44083–44096): one sensor at (x, y + $A) scanning down.
+pub fn check_floor_dist_part2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+) -> (i16, u8) {
+    let d1 = find_floor(
+        s,
+        stage,
+        x,
+        y.wrapping_add(0xA),
+        d5,
+        0x10,
+        0,
+        AngleSlot::Primary,
+    );
+    (d1, primary_or(s, 0x00))
+}
+
+/// `CheckCeilingDist_Part2` (s2.asm L44409–44420): one sensor at (x, (y − $A) XOR $F) scanning up.
+pub fn check_ceiling_dist_part2(
+    s: &mut SonicState,
+    stage: &Stage,
+    x: u16,
+    y: u16,
+    d5: u8,
+) -> (i16, u8) {
+    let d1 = find_floor(
+        s,
+        stage,
+        x,
+        y.wrapping_sub(0xA) ^ 0xF,
+        d5,
+        -0x10,
+        0x800,
+        AngleSlot::Primary,
+    );
+    (d1, primary_or(s, 0x80))
+}
+
+/// `CalcRoomInFront` (s2.asm L43945–43996): distance to a wall in direction `a` from the position
+/// Sonic will have after this frame's move (x32/y32 + velocity << 8). Presets both angle bytes to
+/// `a`. The quadrant rounds the way `AnglePos` does; for the side quadrants the probe is 8 px lower
+/// when `a & $38` = 0, which on flat ground (a = $40 or $C0) is always: the wall sensor sits at y + 8.
+pub fn calc_room_in_front(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
+    let d5 = s.lrb_solid_bit;
+    let x = (s.x32().wrapping_add(((s.x_vel as i32) << 8) as u32) >> 16) as u16;
+    let mut y = (s.y32().wrapping_add(((s.y_vel as i32) << 8) as u32) >> 16) as u16;
+    s.primary_angle = a;
+    s.secondary_angle = a;
+    let q = quadrant_rounded(a);
+    match q {
+        0x00 => check_floor_dist_part2(s, stage, x, y, d5).0,
+        0x80 => check_ceiling_dist_part2(s, stage, x, y, d5).0,
+        _ => {
+            if a & 0x38 == 0 {
+                y = y.wrapping_add(8);
+            }
+            if q == 0x40 {
+                check_left_wall_dist_part2(s, stage, x, y, d5).0
+            } else {
+                check_right_wall_dist_part2(s, stage, x, y, d5).0
+            }
+        }
+    }
+}
+
+/// The quadrant rounding shared by `AnglePos` and `CalcRoomInFront` (s2.asm L43020–43033): if the
+/// byte a + $20 is negative, q = ((a − [a ≥ $80]) + $20) & $C0, else q = ((a + [a ≥ $80]) + $1F) & $C0.
+#[inline]
+pub fn quadrant_rounded(a: u8) -> u8 {
+    let neg = |v: u8| v & 0x80 != 0;
+    let d = if neg(a.wrapping_add(0x20)) {
+        let b = if neg(a) { a.wrapping_sub(1) } else { a };
+        b.wrapping_add(0x20)
+    } else {
+        let b = if neg(a) { a.wrapping_add(1) } else { a };
+        b.wrapping_add(0x1F)
+    };
+    d & 0xC0
+}
+
+/// `CalcRoomOverHead` (s2.asm L44009–44034): room above Sonic in direction `a` (the jump check uses
+/// angle + $80). Presets both angle bytes to `a`; quadrant (a + $20) & $C0: $80 → `Sonic_CheckCeiling`,
+/// $40/$C0 → the wall-walking ceiling checks, $00 falls through into `Sonic_CheckFloor`.
+pub fn calc_room_over_head(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
+    let d5 = s.lrb_solid_bit;
+    s.primary_angle = a;
+    s.secondary_angle = a;
+    match a.wrapping_add(0x20) & 0xC0 {
+        0x40 => check_left_ceiling_dist(s, stage, d5).near,
+        0x80 => sonic_check_ceiling(s, stage, d5).near,
+        0xC0 => check_right_ceiling_dist(s, stage, d5).near,
+        _ => sonic_check_floor(s, stage).near,
+    }
+}
+
+/// `ChkFloorEdge_Part2` (s2.asm L44146–44168): one sensor at (x, y + y_radius) scanning down, with
+/// `Primary_Angle` preset to 0. Returns the distance.
+pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &Stage, x: u16) -> i16 {
+    let y = s.y_pos.wrapping_add(ext(s.y_radius));
+    s.primary_angle = 0;
+    let d5 = s.top_solid_bit;
+    find_floor(s, stage, x, y, d5, 0x10, 0, AngleSlot::Primary)
+}
+
+/// `ChkFloorEdge` (s2.asm L44144): [`chk_floor_edge_part2`] under Sonic's centre.
+pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
+    let x = s.x_pos;
+    chk_floor_edge_part2(s, stage, x)
+}
+
+/// `AnglePos` (s2.asm L43006–43101): keep a grounded Sonic on the floor.
+///
+/// Presets both angle bytes to 3, probes both feet (x ± x_radius, y + y_radius), updates `angle`
+/// (`Sonic_Angle`) and moves Sonic by the nearer distance d: up by any amount down to −14 (deeper is
+/// left alone), down only by at most min(|hi(x_vel)| + 4, 14) — farther and Sonic falls off (in_air
+/// set, pushing cleared, prev_anim = Run). `hi(x_vel)` is the signed high byte, so x_vel in −$FF..−1
+/// allows 5 px while 0..$FF allows 4 (the roll-jump landing quirk, spec §3.10).
+///
+/// Only the floor quadrant is modelled: on stages of full flat blocks Sonic's angle is always 0 on
+/// the ground (every landing and snap takes the odd angle $FF as "keep cardinal"). The wall and
+/// ceiling quadrants (`Sonic_WalkVertL`, `Sonic_WalkCeiling`, `Sonic_WalkVertR`) are not modelled;
+/// a state with a non-floor ground angle is treated with the floor sensors.
+pub fn anglepos(s: &mut SonicState, stage: &Stage) {
+    let d5 = s.top_solid_bit;
+    if s.has(status::ON_OBJECT) {
+        s.primary_angle = 0;
+        s.secondary_angle = 0;
+        return;
+    }
+    s.primary_angle = 3;
+    s.secondary_angle = 3;
+    let y = s.y_pos.wrapping_add(ext(s.y_radius));
+    let xr = s.x_pos.wrapping_add(ext(s.x_radius));
+    let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
+    let d_right = find_floor(s, stage, xr, y, d5, 0x10, 0, AngleSlot::Primary);
+    let d_left = find_floor(s, stage, xl, y, d5, 0x10, 0, AngleSlot::Secondary);
+    let d1 = sonic_angle(s, d_right, d_left);
+    if d1 == 0 {
+        return;
+    }
+    if d1 < 0 {
+        if d1 >= -0xE {
+            s.y_pos = s.y_pos.wrapping_add(d1 as u16);
+        }
+        return;
+    }
+    // mvabs.b x_vel(a0): the high byte (big-endian), absolute value as a byte; then + 4, capped
+    // at 14 with an unsigned compare.
+    let hi = (s.x_vel >> 8) as i8;
+    let mut lim = (if hi < 0 { hi.wrapping_neg() } else { hi } as u8).wrapping_add(4);
+    if lim >= 0xE {
+        lim = 0xE;
+    }
+    // cmp.b d0,d1 / bgt: signed byte compare of the distance's low byte.
+    if (d1 as u8 as i8) > lim as i8 {
+        if s.stick_to_convex == 0 {
+            s.set(status::IN_AIR);
+            s.clear(status::PUSHING);
+            s.prev_anim = crate::state::anim::RUN;
+            return;
+        }
+    }
+    s.y_pos = s.y_pos.wrapping_add(d1 as u16);
+}
+
+/// `Sonic_Angle` (s2.asm L43103–43141): choose the nearer foot (the left/secondary one on ties) and
+/// set `angle` from its angle byte: an odd byte keeps the cardinal angle ((angle + $20) & $C0), an
+/// even one within $20 of the current angle is taken, a farther one snaps to the cardinal angle.
+/// Returns the chosen distance.
+pub fn sonic_angle(s: &mut SonicState, d0_right: i16, d1_left: i16) -> i16 {
+    let (d1, a) = if d1_left <= d0_right {
+        (d1_left, s.secondary_angle)
+    } else {
+        (d0_right, s.primary_angle)
+    };
+    if a & 1 == 0 {
+        let diff = a.wrapping_sub(s.angle) as i8;
+        let diff = if diff < 0 { diff.wrapping_neg() } else { diff } as u8;
+        if diff < 0x20 {
+            s.angle = a;
+            return d1;
+        }
+    }
+    s.angle = s.angle.wrapping_add(0x20) & 0xC0;
+    d1
+}
+
+#[cfg(test)]
+mod tests {
+    //! Closed forms of spec §4.3 for a world of full blocks, derived by hand from the scans:
+    //! a solid cell reports height $10, so the scan steps back one cell and subtracts 16; an empty
+    //! one steps on and adds 16; the second cell gives 15 − r (empty) or −1 − r (solid).
+    use super::*;
+    use crate::stage::CellRect;
+
+    fn stage() -> Stage {
+        // Floor: cell rows 43–44, columns 0–99 (top pixel row 688). Block at (10, 40).
+        Stage::from_rects(
+            60,
+            &[
+                CellRect { x: 0, y: 43, w: 100, h: 2 },
+                CellRect { x: 10, y: 40, w: 1, h: 1 },
+            ],
+        )
+    }
+
+    #[test]
+    fn down_scan_closed_forms() {
+        let st = stage();
+        let mut s = SonicState::default();
+        // In row 42 (empty), below solid: 15 − r. y = 42·16 + 4 = 676 → 11.
+        assert_eq!(find_floor(&mut s, &st, 50, 676, 0xC, 0x10, 0, AngleSlot::Primary), 11);
+        // Empty and below empty: 31 − r (row 41, r = 4), angle untouched.
+        s.primary_angle = 3;
+        assert_eq!(find_floor(&mut s, &st, 50, 41 * 16 + 4, 0xC, 0x10, 0, AngleSlot::Primary), 27);
+        assert_eq!(s.primary_angle, 3);
+        // Solid (row 43) with empty above: −1 − r.
+        assert_eq!(find_floor(&mut s, &st, 50, 43 * 16 + 2, 0xC, 0x10, 0, AngleSlot::Primary), -3);
+        assert_eq!(s.primary_angle, 0xFF);
+        // Solid (row 44) with solid above: −17 − r.
+        assert_eq!(find_floor(&mut s, &st, 50, 44 * 16 + 2, 0xC, 0x10, 0, AngleSlot::Primary), -19);
+    }
+
+    #[test]
+    fn up_scan_closed_forms() {
+        let st = stage();
+        let mut s = SonicState::default();
+        // Sensor in row 41 below the block at row 40 (x = 160..175): cur empty & above solid → r.
+        let y = 41 * 16 + 5;
+        assert_eq!(
+            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            5
+        );
+        // In the block (row 40), below empty: r − 16.
+        let y = 40 * 16 + 5;
+        assert_eq!(
+            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            5 - 16
+        );
+        // Nothing above for two cells: r + 16.
+        let y = 30 * 16 + 5;
+        assert_eq!(
+            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            21
+        );
+    }
+
+    #[test]
+    fn wall_scans_closed_forms() {
+        let st = stage();
+        let mut s = SonicState::default();
+        // Right scan towards the block at x = 160: sensor at x = 150 (cell 9, s = 6): 15 − s = 9.
+        assert_eq!(find_wall(&mut s, &st, 150, 645, 0xD, 0x10, 0, AngleSlot::Primary), 9);
+        // Sensor inside the block at s = 3, nothing right of it: −1 − s.
+        assert_eq!(find_wall(&mut s, &st, 163, 645, 0xD, 0x10, 0, AngleSlot::Primary), -4);
+        // Left scan from x = 180 (cell 11, s = 4) towards the block's right edge (176): s = 4.
+        assert_eq!(
+            find_wall(&mut s, &st, 180 ^ 0xF, 645, 0xD, -0x10, 0x400, AngleSlot::Primary),
+            4
+        );
+        // Left scan from inside the block (s = 12), empty to its left: s − 16.
+        assert_eq!(
+            find_wall(&mut s, &st, 172 ^ 0xF, 645, 0xD, -0x10, 0x400, AngleSlot::Primary),
+            -4
+        );
+    }
+
+    #[test]
+    fn quadrant_rounding() {
+        assert_eq!(quadrant_rounded(0x40), 0x40);
+        assert_eq!(quadrant_rounded(0xC0), 0xC0);
+        assert_eq!(quadrant_rounded(0x00), 0x00);
+        assert_eq!(quadrant_rounded(0x80), 0x80);
+        // $20 + $1F = $3F → floor; $21 + $1F = $40 → left wall.
+        assert_eq!(quadrant_rounded(0x20), 0x00);
+        assert_eq!(quadrant_rounded(0x21), 0x40);
+        // $E0 (negative): + 1 + $1F = $00 → floor.
+        assert_eq!(quadrant_rounded(0xE0), 0x00);
+    }
+}

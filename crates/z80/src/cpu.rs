@@ -1,0 +1,244 @@
+//! The CPU as a whole: state, the public stepping API, and the timed bus-cycle primitives
+//! every instruction is built from.
+
+use crate::Bus;
+use crate::registers::Registers;
+
+/// A Zilog Z80. All state is plain data: cloning saves it, assigning the clone back restores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Z80 {
+    /// Register file, including WZ, IFFs, IM and the Q latch.
+    pub regs: Registers,
+    /// The previous instruction was EI: maskable interrupts are held off for one more instruction.
+    pub after_ei: bool,
+    /// The previous instruction was LD A,I or LD A,R: an interrupt accepted now clears P/V
+    /// (the chip samples IFF2 after the acknowledge has already reset it).
+    pub after_ld_a_ir: bool,
+    /// HALT executed and no interrupt taken yet; PC already points past the HALT opcode.
+    pub halted: bool,
+    /// A falling edge on /NMI was seen and not yet serviced.
+    pub nmi_pending: bool,
+    /// Current level of the /INT line (true = asserted).
+    pub irq_line: bool,
+    /// Absolute T-state counter; every bus access is stamped relative to it.
+    pub t_states: u64,
+    /// A DD/FD prefix fetched at the end of the previous step (prefix chain): the next step
+    /// continues with it and, as on the chip, accepts no interrupt in between. 0 = none.
+    pub pending_prefix: u8,
+    /// Scratch for the Q latch: set when the current instruction writes F. Always false between steps.
+    pub(crate) flags_written: bool,
+}
+
+impl Default for Z80 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Z80 {
+    /// A CPU in its power-on/reset state with the T-state counter at zero.
+    pub fn new() -> Z80 {
+        let mut cpu = Z80 {
+            regs: Registers::default(),
+            after_ei: false,
+            after_ld_a_ir: false,
+            halted: false,
+            nmi_pending: false,
+            irq_line: false,
+            t_states: 0,
+            pending_prefix: 0,
+            flags_written: false,
+        };
+        cpu.reset();
+        cpu
+    }
+
+    /// /RESET: PC, I, R cleared, IM 0, interrupts disabled; SP and AF read back as $FFFF on
+    /// real silicon. Other registers keep their value; the T-state counter keeps running.
+    pub fn reset(&mut self) {
+        let r = &mut self.regs;
+        r.pc = 0;
+        r.i = 0;
+        r.r = 0;
+        r.im = 0;
+        r.iff1 = false;
+        r.iff2 = false;
+        r.sp = 0xFFFF;
+        r.set_af(0xFFFF);
+        r.q = 0;
+        self.after_ei = false;
+        self.after_ld_a_ir = false;
+        self.halted = false;
+        self.nmi_pending = false;
+        self.pending_prefix = 0;
+        self.flags_written = false;
+    }
+
+    /// Absolute T-state count.
+    #[inline]
+    pub fn t_states(&self) -> u64 {
+        self.t_states
+    }
+
+    /// Move the T-state counter (e.g. to align with the console's clock); state is untouched.
+    pub fn set_t_states(&mut self, t: u64) {
+        self.t_states = t;
+    }
+
+    /// Drive the level-sensitive /INT line.
+    pub fn set_irq(&mut self, asserted: bool) {
+        self.irq_line = asserted;
+    }
+
+    /// Signal a falling edge on /NMI; it is serviced before the next instruction.
+    pub fn nmi(&mut self) {
+        self.nmi_pending = true;
+    }
+
+    /// Execute one instruction, or accept one interrupt, or spend one 4-T-state HALT cycle.
+    /// Returns the T-states used.
+    pub fn step<B: Bus>(&mut self, bus: &mut B) -> u32 {
+        let start = self.t_states;
+        if self.pending_prefix == 0 {
+            if self.nmi_pending {
+                self.accept_nmi(bus);
+                return (self.t_states - start) as u32;
+            }
+            if self.irq_line && self.regs.iff1 && !self.after_ei {
+                self.accept_irq(bus);
+                return (self.t_states - start) as u32;
+            }
+            if self.halted {
+                self.halt_cycle(bus);
+                return (self.t_states - start) as u32;
+            }
+        }
+        self.flags_written = false;
+        self.after_ei = false;
+        self.after_ld_a_ir = false;
+        let prefix = std::mem::take(&mut self.pending_prefix);
+        if prefix != 0 {
+            self.exec_prefixed(bus, prefix);
+        } else {
+            let op = self.fetch_opcode(bus);
+            self.exec_base::<0, B>(bus, op);
+        }
+        // Q holds F only if this instruction produced flags.
+        self.regs.q = if self.flags_written { self.regs.f } else { 0 };
+        self.flags_written = false;
+        (self.t_states - start) as u32
+    }
+
+    /// Step until the T-state counter reaches `until_t` (it may overshoot by one instruction).
+    pub fn run<B: Bus>(&mut self, bus: &mut B, until_t: u64) {
+        while self.t_states < until_t {
+            self.step(bus);
+        }
+    }
+
+    // ---- bus-cycle primitives. Offsets inside a cycle follow the SingleStepTests traces:
+    // memory strobes on the second T-state of a cycle, I/O on the third (after the automatic wait).
+
+    /// M1: opcode fetch, 4 T-states, refresh counter advances.
+    #[inline(always)]
+    pub(crate) fn fetch_opcode<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let pc = self.regs.pc;
+        let op = bus.read(pc, self.t_states + 1);
+        self.regs.pc = pc.wrapping_add(1);
+        self.regs.inc_r();
+        self.t_states += 4;
+        op
+    }
+
+    /// Memory read cycle, 3 T-states.
+    #[inline(always)]
+    pub(crate) fn read<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u8 {
+        let v = bus.read(addr, self.t_states + 1);
+        self.t_states += 3;
+        v
+    }
+
+    /// Memory write cycle, 3 T-states.
+    #[inline(always)]
+    pub(crate) fn write<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
+        bus.write(addr, v, self.t_states + 1);
+        self.t_states += 3;
+    }
+
+    /// I/O read cycle, 4 T-states (one automatic wait state).
+    #[inline(always)]
+    pub(crate) fn port_in<B: Bus>(&mut self, bus: &mut B, port: u16) -> u8 {
+        let v = bus.port_in(port, self.t_states + 2);
+        self.t_states += 4;
+        v
+    }
+
+    /// I/O write cycle, 4 T-states.
+    #[inline(always)]
+    pub(crate) fn port_out<B: Bus>(&mut self, bus: &mut B, port: u16, v: u8) {
+        bus.port_out(port, v, self.t_states + 2);
+        self.t_states += 4;
+    }
+
+    /// Internal T-states with no bus activity.
+    #[inline(always)]
+    pub(crate) fn idle(&mut self, n: u64) {
+        self.t_states += n;
+    }
+
+    /// Operand byte at PC.
+    #[inline(always)]
+    pub(crate) fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let pc = self.regs.pc;
+        self.regs.pc = pc.wrapping_add(1);
+        self.read(bus, pc)
+    }
+
+    /// Little-endian operand word at PC.
+    #[inline(always)]
+    pub(crate) fn imm16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = self.imm8(bus);
+        let hi = self.imm8(bus);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    pub(crate) fn read16<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u16 {
+        let lo = self.read(bus, addr);
+        let hi = self.read(bus, addr.wrapping_add(1));
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    pub(crate) fn write16<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u16) {
+        let [lo, hi] = v.to_le_bytes();
+        self.write(bus, addr, lo);
+        self.write(bus, addr.wrapping_add(1), hi);
+    }
+
+    /// Push high byte first, as the chip does.
+    #[inline(always)]
+    pub(crate) fn push<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        let [lo, hi] = v.to_le_bytes();
+        let sp = self.regs.sp.wrapping_sub(1);
+        self.write(bus, sp, hi);
+        let sp = sp.wrapping_sub(1);
+        self.write(bus, sp, lo);
+        self.regs.sp = sp;
+    }
+
+    #[inline(always)]
+    pub(crate) fn pop<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let sp = self.regs.sp;
+        let v = self.read16(bus, sp);
+        self.regs.sp = sp.wrapping_add(2);
+        v
+    }
+
+    /// Write F and note it for the Q latch.
+    #[inline(always)]
+    pub(crate) fn set_f(&mut self, f: u8) {
+        self.regs.f = f;
+        self.flags_written = true;
+    }
+}
