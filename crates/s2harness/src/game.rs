@@ -53,6 +53,12 @@ fn fail<T>(frame: Option<usize>, message: impl Into<String>) -> Result<T, Harnes
     })
 }
 
+/// A long write as the 68000 makes it: two words, high first.
+fn write_long(m: &mut Machine, addr: u32, value: u32) {
+    m.write_u16(addr, (value >> 16) as u16);
+    m.write_u16(addr + 2, value as u16);
+}
+
 /// Addresses the harness uses, resolved once from `roms.toml` for the revision at hand.
 #[derive(Clone, Debug)]
 struct Symbols {
@@ -354,7 +360,7 @@ impl Game {
             }
         }
         for i in 0..4 {
-            m.write_u32(s.obj_load_addr + 4 * i, s.objects_null);
+            write_long(m, s.obj_load_addr + 4 * i, s.objects_null);
         }
         // Rings: records of (status, x, y) words from Ring_Positions+6, up to the $FFFF terminator.
         let mut rec = s.ring_positions + 6;
@@ -465,11 +471,11 @@ impl Game {
         m.write_u16(s.top_speed, 0x600);
         m.write_u16(s.acceleration, 0xC);
         m.write_u16(s.deceleration, 0x80);
-        m.write_u32(s.timer, 0);
+        write_long(m, s.timer, 0);
         let cam_x = (sc.x as i32 - 0xA0).clamp(0, 0x29A0) as u32;
         let cam_y = (sc.y as i32 - 0x60).clamp(0, 0x320) as u32;
-        m.write_u32(s.camera_x, cam_x << 16);
-        m.write_u32(s.camera_y, cam_y << 16);
+        write_long(m, s.camera_x, cam_x << 16);
+        write_long(m, s.camera_y, cam_y << 16);
     }
 
     /// The compared fields, read from RAM.

@@ -2,3 +2,6 @@
 
 pub mod rom;
 pub mod store;
+pub mod game;
+pub mod report;
+pub mod suites;
