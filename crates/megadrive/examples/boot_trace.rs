@@ -15,7 +15,20 @@ fn main() {
         .map(|a| u32::from_str_radix(a.trim_start_matches("0x"), 16).expect("addr"))
         .unwrap_or(0xFFF600);
     let input = input_script::parse(&script).expect("script parses");
-    let mut m = Machine::new(rom, Options::default()).expect("machine");
+    // LEAD=1: one frame without input before the script, as stable-retro's RetroEmulator
+    // runs a frame when it loads the game; frame numbers are then printed minus one.
+    let lead: u64 = std::env::var("LEAD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut opts = Options::default();
+    if std::env::var("TIMING").as_deref() == Ok("2024") {
+        opts.timing = megadrive::Timing::GPGX_2024;
+    }
+    let mut m = Machine::new(rom, opts).expect("machine");
+    for _ in 0..lead {
+        m.run_frame();
+    }
     let mut last = m.read_u8(addr);
     let t = std::time::Instant::now();
     for f in 1..=frames {

@@ -17,19 +17,51 @@ use crate::z80_bus::{M68K_BANK_ACCESS_PENALTY_MCLK, M68K_Z80_ACCESS_MCLK, Z80Bus
 /// Bytes of 68000 work RAM.
 pub const WORK_RAM_BYTES: usize = 0x1_0000;
 
-/// Timing choices where emulators differ.
+/// Timing choices where emulators (and revisions of one emulator) differ. The default is the
+/// reference the project measures against: Genesis Plus GX 1.7.x as shipped in stable-retro.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timing {
     /// The 68000 loses bus cycles while the Z80 reads through the bank window (hardware does;
     /// Genesis Plus GX does not model it).
     pub bank_contention: bool,
+    /// The 68000 loses 2 of every 128 clocks to DRAM refresh (Genesis Plus GX since 2024).
+    pub refresh_stall: bool,
+    /// 68000 clocks of an auto-vectored interrupt entry, replacing the core's figure
+    /// (Genesis Plus GX 1.7: 54; the 68000 manual: 44 plus the E-clock wait).
+    pub interrupt_clocks: Option<u32>,
+    /// Master clocks the 68000 waits on a read / a write of Z80 RAM (arbitration);
+    /// Genesis Plus GX 1.7: 0 / 14 (Pacman 2 and Puyo Puyo 2 need the write delay).
+    pub z80_ram_read_mclk: u64,
+    pub z80_ram_write_mclk: u64,
+    /// A DMA fill starts two slots after the data-port write that gives its value
+    /// (Genesis Plus GX since 2024).
+    pub fill_start_delay: bool,
+}
+
+impl Timing {
+    /// Genesis Plus GX 1.7.4/1.7.5 (the stable-retro build the figures come from).
+    pub const GPGX_1_7: Timing = Timing {
+        bank_contention: false,
+        refresh_stall: false,
+        interrupt_clocks: Some(54),
+        z80_ram_read_mclk: 0,
+        z80_ram_write_mclk: 14,
+        fill_start_delay: false,
+    };
+    /// Genesis Plus GX as of 2024-2026 (refresh stalls, 7-clock Z80 bus accesses).
+    pub const GPGX_2024: Timing = Timing {
+        bank_contention: false,
+        refresh_stall: true,
+        interrupt_clocks: None,
+        z80_ram_read_mclk: M68K_Z80_ACCESS_MCLK,
+        z80_ram_write_mclk: M68K_Z80_ACCESS_MCLK,
+        fill_start_delay: true,
+    };
 }
 
 impl Default for Timing {
     fn default() -> Self {
-        Timing {
-            bank_contention: false,
-        }
+        Timing::GPGX_1_7
     }
 }
 
@@ -221,7 +253,7 @@ impl System {
             let blank = vdp.in_vblank() || !vdp.display_enabled();
             let rate = dma::rate_per_line(kind, blank, vdp.h40());
             let mut start = at;
-            if fill_start && kind == DmaKind::Fill {
+            if fill_start && kind == DmaKind::Fill && self.timing.fill_start_delay {
                 // The fill starts after the data-port write that gave its value.
                 start += 2 * (MCLK_PER_LINE / rate as u64);
             }
@@ -410,7 +442,7 @@ impl Bus {
     }
 
     fn z80_area_read(&mut self, addr: u32) -> u8 {
-        self.sys.now += M68K_Z80_ACCESS_MCLK;
+        self.sys.now += self.sys.timing.z80_ram_read_mclk;
         match (addr >> 13) & 3 {
             2 => self.sys.ym.read(addr & 3, self.sys.now),
             3 => self.sys.open_bus_byte(addr) | 0xFF,
@@ -419,7 +451,7 @@ impl Bus {
     }
 
     fn z80_area_write(&mut self, addr: u32, value: u8) {
-        self.sys.now += M68K_Z80_ACCESS_MCLK;
+        self.sys.now += self.sys.timing.z80_ram_write_mclk;
         match (addr >> 13) & 3 {
             2 => self.sys.ym.write(addr & 3, value, self.sys.now),
             3 => {
@@ -555,7 +587,7 @@ impl Bus {
     /// DRAM refresh stall that the next instruction fetch pays.
     pub fn advance_cpu(&mut self, cpu_clocks: u32) {
         self.sys.now += cpu_clocks as u64 * crate::clock::M68K_DIVIDER;
-        if self.sys.now >= self.sys.refresh_at {
+        if self.sys.timing.refresh_stall && self.sys.now >= self.sys.refresh_at {
             self.sys.refresh_at = self.sys.now + M68K_REFRESH_PERIOD_MCLK;
             self.sys.now += M68K_REFRESH_DELAY_MCLK;
         }

@@ -95,6 +95,17 @@ pub struct BoundaryControl {
     pub irq_level: u8,
 }
 
+/// What [`Cpu68k::run_with_boundaries`] reports at each boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Boundary {
+    /// CPU clocks of the instruction, interrupt entry or exception entry just completed.
+    pub cpu_clocks: u32,
+    /// PC of what runs next.
+    pub pc: u32,
+    /// The boundary ends an interrupt entry (not an instruction).
+    pub interrupt: bool,
+}
+
 /// How [`Cpu68k::run_with_boundaries`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoundaryExit {
@@ -233,7 +244,7 @@ impl Cpu68k {
     pub fn run_with_boundaries<B, F>(&mut self, bus: &mut B, mut boundary: F) -> BoundaryExit
     where
         B: M68kBus,
-        F: FnMut(&mut B, u32, u32) -> BoundaryControl,
+        F: FnMut(&mut B, Boundary) -> BoundaryControl,
     {
         // Reset processing is accounted by the caller.
         self.core.reset_cycles = 0;
@@ -243,11 +254,18 @@ impl Cpu68k {
                 &mut adapter,
                 i32::MAX / 2,
                 |cpu, adapter, event| {
-                    let cycles = match event {
-                        CycleBoundaryEvent::Instruction { cycles } => cycles,
-                        CycleBoundaryEvent::InterruptEntry { cycles } => cycles,
+                    let (cycles, interrupt) = match event {
+                        CycleBoundaryEvent::Instruction { cycles } => (cycles, false),
+                        CycleBoundaryEvent::InterruptEntry { cycles } => (cycles, true),
                     };
-                    let control = boundary(adapter.0, cycles.max(0) as u32, cpu.pc);
+                    let control = boundary(
+                        adapter.0,
+                        Boundary {
+                            cpu_clocks: cycles.max(0) as u32,
+                            pc: cpu.pc,
+                            interrupt,
+                        },
+                    );
                     cpu.set_irq(control.irq_level);
                     if control.stop {
                         CycleBatchControl::Return
@@ -270,7 +288,14 @@ impl Cpu68k {
                     self.core.take_illegal_exception(&mut adapter)
                 }
             };
-            let control = boundary(adapter.0, extra.max(0) as u32, self.core.pc);
+            let control = boundary(
+                adapter.0,
+                Boundary {
+                    cpu_clocks: extra.max(0) as u32,
+                    pc: self.core.pc,
+                    interrupt: false,
+                },
+            );
             self.core.set_irq(control.irq_level);
             if control.stop {
                 return BoundaryExit::Requested;

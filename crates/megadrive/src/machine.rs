@@ -239,16 +239,18 @@ impl Machine {
             return None;
         }
         self.cpu.set_irq(sys.vdp.irq_level());
-        let exit = self
-            .cpu
-            .run_with_boundaries(&mut self.bus, |bus, clocks, pc| {
-                bus.advance_cpu(clocks);
-                bus.sys.pc = pc;
-                BoundaryControl {
-                    stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
-                    irq_level: bus.sys.vdp.irq_level(),
-                }
-            });
+        let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b| {
+            let clocks = match bus.sys.timing.interrupt_clocks {
+                Some(c) if b.interrupt => c,
+                _ => b.cpu_clocks,
+            };
+            bus.advance_cpu(clocks);
+            bus.sys.pc = b.pc;
+            BoundaryControl {
+                stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
+                irq_level: bus.sys.vdp.irq_level(),
+            }
+        });
         let sys = &mut self.bus.sys;
         if let Some(hit) = sys.watch_hit.take() {
             return Some(hit);

@@ -284,7 +284,14 @@ impl Machine {
         }
         w.u32(sys.pc);
         w.bytes(&sys.tmss);
-        w.bool(sys.timing.bank_contention);
+        let t = &sys.timing;
+        w.bool(t.bank_contention);
+        w.bool(t.refresh_stall);
+        w.bool(t.interrupt_clocks.is_some());
+        w.u32(t.interrupt_clocks.unwrap_or(0));
+        w.u64(t.z80_ram_read_mclk);
+        w.u64(t.z80_ram_write_mclk);
+        w.bool(t.fill_start_delay);
         w.u32(sys.watches.len() as u32);
         for wt in &sys.watches {
             w.u32(wt.addr);
@@ -476,6 +483,13 @@ impl Machine {
         let tmss = r.bytes_exact(4)?;
         sys.tmss.copy_from_slice(&tmss);
         sys.timing.bank_contention = r.bool()?;
+        sys.timing.refresh_stall = r.bool()?;
+        let has_irq_clocks = r.bool()?;
+        let irq_clocks = r.u32()?;
+        sys.timing.interrupt_clocks = has_irq_clocks.then_some(irq_clocks);
+        sys.timing.z80_ram_read_mclk = r.u64()?;
+        sys.timing.z80_ram_write_mclk = r.u64()?;
+        sys.timing.fill_start_delay = r.bool()?;
         let n = r.len(1 << 16)?;
         let mut watches = Vec::with_capacity(n);
         for _ in 0..n {

@@ -37,20 +37,20 @@ pub struct Scenario {
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
     /// The file (or the input file it names) could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {err}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        err: std::io::Error,
     },
     /// Not JSON.
-    #[error("{origin}: not valid JSON: {source}")]
+    #[error("{origin}: not valid JSON: {err}")]
     Json {
         /// The file or `<input>`.
         origin: String,
         /// serde_json's error, with line and column.
-        source: serde_json::Error,
+        err: serde_json::Error,
     },
     /// A value is missing, of the wrong type or out of range.
     #[error("{origin}: {at}: {message}")]
@@ -63,14 +63,14 @@ pub enum ScenarioError {
         message: String,
     },
     /// The input script is malformed.
-    #[error("{origin}: {at}: {source}")]
+    #[error("{origin}: {at}: {err}")]
     Script {
         /// The scenario file or `<input>`.
         origin: String,
         /// `input` or the input file's path.
         at: String,
         /// Line, column and token.
-        source: crate::script::ScriptError,
+        err: crate::script::ScriptError,
     },
 }
 
@@ -101,7 +101,7 @@ impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
             path: path.to_path_buf(),
-            source: e,
+            err: e,
         })?;
         let dir = path.parent().unwrap_or(Path::new("."));
         Self::parse(&text, &path.display().to_string(), Some(dir))
@@ -117,7 +117,7 @@ impl Scenario {
         let cx = Ctx { origin };
         let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             origin: origin.to_string(),
-            source: e,
+            err: e,
         })?;
         let Value::Object(obj) = v else {
             return Err(cx.err("(top level)", "expected a JSON object"));
@@ -209,7 +209,7 @@ impl Scenario {
                 parse_script(&s).map_err(|e| ScenarioError::Script {
                     origin: origin.to_string(),
                     at: "input".into(),
-                    source: e,
+                    err: e,
                 })?
             }
             (Some(v), None) => return Err(cx.err("input", format!("expected a string, got {v}"))),
@@ -220,12 +220,12 @@ impl Scenario {
                 let p = dir.join(&f);
                 let text = std::fs::read_to_string(&p).map_err(|e| ScenarioError::Io {
                     path: p.clone(),
-                    source: e,
+                    err: e,
                 })?;
                 parse_script(&text).map_err(|e| ScenarioError::Script {
                     origin: origin.to_string(),
                     at: p.display().to_string(),
-                    source: e,
+                    err: e,
                 })?
             }
             (None, Some(v)) => {

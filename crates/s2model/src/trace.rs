@@ -59,12 +59,12 @@ pub struct Trace {
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     /// An I/O error on a file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {err}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        err: std::io::Error,
     },
     /// A malformed line.
     #[error("{path}: line {line}: {message}")]
@@ -117,7 +117,7 @@ impl Trace {
     pub fn read(path: &Path) -> Result<Trace, TraceError> {
         let io = |e| TraceError::Io {
             path: path.to_path_buf(),
-            source: e,
+            err: e,
         };
         let mut f = std::fs::File::open(path).map_err(io)?;
         let mut magic = [0u8; 2];
@@ -140,7 +140,7 @@ impl Trace {
                 std::io::ErrorKind::InvalidData => malformed(path, ln, e.to_string()),
                 _ => TraceError::Io {
                     path: path.to_path_buf(),
-                    source: e,
+                    err: e,
                 },
             })?;
             if line.trim().is_empty() {
@@ -220,7 +220,7 @@ impl Trace {
     pub fn write(&self, path: &Path) -> Result<(), TraceError> {
         let io = |e| TraceError::Io {
             path: path.to_path_buf(),
-            source: e,
+            err: e,
         };
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
