@@ -12,7 +12,17 @@ fn main() {
                 let reference = sc_path.replace(".scenario.json", ".trace.jsonl.gz");
                 let r = s2model::Trace::read(std::path::Path::new(&reference)).unwrap();
                 let d = s2model::diff(&r, &trace);
-                eprintln!("{} frames in {:?}: equal={} {}", trace.frames.len(), t.elapsed(), d.is_equal(), if d.is_equal() {String::new()} else {format!("{d}")});
+                eprintln!(
+                    "{} frames in {:?}: equal={} {}",
+                    trace.frames.len(),
+                    t.elapsed(),
+                    d.is_equal(),
+                    if d.is_equal() {
+                        String::new()
+                    } else {
+                        format!("{d}")
+                    }
+                );
             }
             Err(e) => eprintln!("{}: {e}", sc.name),
         }

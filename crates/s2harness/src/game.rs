@@ -312,8 +312,10 @@ impl Game {
                 input: format_buttons(held),
                 values,
             });
-            let state = SonicState::from_trace_values(&values)
-                .map_err(|e| HarnessError { frame: Some(k), message: e })?;
+            let state = SonicState::from_trace_values(&values).map_err(|e| HarnessError {
+                frame: Some(k),
+                message: e,
+            })?;
             if let Some(st) = stop_after_frame(&state, floor_x) {
                 stop = st;
                 break;
@@ -338,7 +340,11 @@ impl Game {
 
     /// Runs to the game's next end of frame: its write of 8 to `Vint_routine`.
     fn to_boundary(&self, m: &mut Machine, frame: Option<usize>) -> Result<(), HarnessError> {
-        match m.run_until_write(self.sym.vint_routine, Some(VINT_LEVEL), 2 * MCLK_PER_VIDEO_FRAME) {
+        match m.run_until_write(
+            self.sym.vint_routine,
+            Some(VINT_LEVEL),
+            2 * MCLK_PER_VIDEO_FRAME,
+        ) {
             Some(_) => Ok(()),
             None => fail(
                 frame,
@@ -372,7 +378,9 @@ impl Game {
         if m.read_u8(s.primary_collision + block as u32) != 0xFF {
             return fail(
                 None,
-                format!("block {block} is not a full square here (its primary collision id is not $FF)"),
+                format!(
+                    "block {block} is not a full square here (its primary collision id is not $FF)"
+                ),
             );
         }
         // The foreground half of all 16 layout rows.
@@ -440,7 +448,12 @@ impl Game {
         m.write_u8(f("x_radius"), 9);
         m.write_u8(f("anim"), 5);
         m.write_u8(f("prev_anim"), 5);
-        for name in ["anim_frame", "anim_frame_duration", "spindash_flag", "jumping"] {
+        for name in [
+            "anim_frame",
+            "anim_frame_duration",
+            "spindash_flag",
+            "jumping",
+        ] {
             m.write_u8(f(name), 0);
         }
         m.write_u8(f("next_tilt"), 0xFF);
@@ -535,11 +548,17 @@ impl Game {
             ("Control_Locked", s.control_locked),
         ] {
             if m.read_u8(addr) != 0 {
-                return fail(Some(k), format!("{name} is ${:02X}, not 0", m.read_u8(addr)));
+                return fail(
+                    Some(k),
+                    format!("{name} is ${:02X}, not 0", m.read_u8(addr)),
+                );
             }
         }
         if m.read_u8(s.game_mode) != GAME_MODE_LEVEL {
-            return fail(Some(k), format!("Game_Mode is ${:02X}, not $0C", m.read_u8(s.game_mode)));
+            return fail(
+                Some(k),
+                format!("Game_Mode is ${:02X}, not $0C", m.read_u8(s.game_mode)),
+            );
         }
         if m.read_u16(s.ring_count) != 0 {
             return fail(Some(k), "Sonic collected a ring (Ring_count is not 0)");

@@ -38,7 +38,10 @@ impl RunOutcome {
         if let Some(e) = &self.error {
             return Some(format!("error: {e}"));
         }
-        for (what, d) in [("model vs game", &self.vs_model), ("game vs reference", &self.vs_reference)] {
+        for (what, d) in [
+            ("model vs game", &self.vs_model),
+            ("game vs reference", &self.vs_reference),
+        ] {
             if let Some(d) = d
                 && let Some(first) = &d.first
             {
@@ -52,7 +55,10 @@ impl RunOutcome {
                     .map(|f| format!("{} {} vs {} (${:X} vs ${:X})", f.field, f.a, f.b, f.a, f.b))
                     .collect();
                 let note = first.note.clone().unwrap_or_default();
-                return Some(format!("{what}: first difference at {at}: {} {note}", fields.join(", ")));
+                return Some(format!(
+                    "{what}: first difference at {at}: {} {note}",
+                    fields.join(", ")
+                ));
             }
         }
         None
@@ -74,10 +80,15 @@ pub fn junit_xml(outcomes: &[RunOutcome]) -> String {
             suites.push(&o.suite);
         }
     }
-    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"s2lab suite\">\n");
+    let mut x = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"s2lab suite\">\n",
+    );
     for suite in suites {
         let runs: Vec<&RunOutcome> = outcomes.iter().filter(|o| o.suite == suite).collect();
-        let failures = runs.iter().filter(|o| o.error.is_none() && !o.passed()).count();
+        let failures = runs
+            .iter()
+            .filter(|o| o.error.is_none() && !o.passed())
+            .count();
         let errors = runs.iter().filter(|o| o.error.is_some()).count();
         let time: f64 = runs.iter().map(|o| o.seconds).sum();
         writeln!(
@@ -98,10 +109,20 @@ pub fn junit_xml(outcomes: &[RunOutcome]) -> String {
             .ok();
             match (&o.error, o.failure()) {
                 (Some(e), _) => {
-                    writeln!(x, ">\n      <error message=\"{}\"/>\n    </testcase>", xml_escape(e)).ok();
+                    writeln!(
+                        x,
+                        ">\n      <error message=\"{}\"/>\n    </testcase>",
+                        xml_escape(e)
+                    )
+                    .ok();
                 }
                 (None, Some(f)) => {
-                    writeln!(x, ">\n      <failure message=\"{}\"/>\n    </testcase>", xml_escape(&f)).ok();
+                    writeln!(
+                        x,
+                        ">\n      <failure message=\"{}\"/>\n    </testcase>",
+                        xml_escape(&f)
+                    )
+                    .ok();
                 }
                 (None, None) => {
                     writeln!(x, "/>").ok();
@@ -138,9 +159,16 @@ fn polyline(values: &[i32], frames: usize, lo: i32, hi: i32, class: &str) -> Str
 }
 
 fn plot(o: &RunOutcome, field_name: &str) -> String {
-    let field = FIELDS.iter().position(|f| *f == field_name).expect("plotted field exists");
+    let field = FIELDS
+        .iter()
+        .position(|f| *f == field_name)
+        .expect("plotted field exists");
     let model = series(&o.model, field);
-    let game = o.game.as_ref().map(|g| series(g, field)).unwrap_or_default();
+    let game = o
+        .game
+        .as_ref()
+        .map(|g| series(g, field))
+        .unwrap_or_default();
     let frames = model.len().max(game.len());
     let lo = model.iter().chain(&game).copied().min().unwrap_or(0);
     let hi = model.iter().chain(&game).copied().max().unwrap_or(1);
@@ -153,9 +181,18 @@ fn plot(o: &RunOutcome, field_name: &str) -> String {
     );
     svg.push_str(&polyline(&game, frames, lo, hi, "game"));
     svg.push_str(&polyline(&model, frames, lo, hi, "model"));
-    if let Some(DiffAt::Frame(k)) = o.vs_model.as_ref().and_then(|d| d.first.as_ref()).map(|f| f.at.clone()) {
+    if let Some(DiffAt::Frame(k)) = o
+        .vs_model
+        .as_ref()
+        .and_then(|d| d.first.as_ref())
+        .map(|f| f.at.clone())
+    {
         let x = k as f64 / frames.max(1) as f64 * PLOT_W;
-        write!(svg, "<line class=\"div\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{PLOT_H}\"/>").ok();
+        write!(
+            svg,
+            "<line class=\"div\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{PLOT_H}\"/>"
+        )
+        .ok();
     }
     svg.push_str("</svg>");
     svg
@@ -183,7 +220,11 @@ polyline.model{{stroke:#d62728}}line.div{{stroke:#000;stroke-dasharray:3 2}}</st
             xml_escape(&o.suite),
             xml_escape(&o.name),
             o.frames(),
-            if o.passed() { "identical".to_string() } else { xml_escape(&o.failure().unwrap_or_default()) }
+            if o.passed() {
+                "identical".to_string()
+            } else {
+                xml_escape(&o.failure().unwrap_or_default())
+            }
         )
         .ok();
         for f in PLOTTED {
@@ -212,9 +253,16 @@ fn summary_rows(outcomes: &[RunOutcome]) -> Vec<(String, usize, usize, usize)> {
 }
 
 fn summary_html(outcomes: &[RunOutcome]) -> String {
-    let mut h = String::from("<table><tr><th>suite</th><th>runs</th><th>identical</th><th>frames</th></tr>");
+    let mut h = String::from(
+        "<table><tr><th>suite</th><th>runs</th><th>identical</th><th>frames</th></tr>",
+    );
     for (suite, runs, ok, frames) in summary_rows(outcomes) {
-        write!(h, "<tr><td>{}</td><td>{runs}</td><td>{ok}</td><td>{frames}</td></tr>", xml_escape(&suite)).ok();
+        write!(
+            h,
+            "<tr><td>{}</td><td>{runs}</td><td>{ok}</td><td>{frames}</td></tr>",
+            xml_escape(&suite)
+        )
+        .ok();
     }
     h.push_str("</table>");
     h
@@ -222,7 +270,10 @@ fn summary_html(outcomes: &[RunOutcome]) -> String {
 
 /// The terminal's summary table.
 pub fn summary_table(outcomes: &[RunOutcome]) -> String {
-    let mut t = format!("{:<12} {:>6} {:>10} {:>9}\n", "suite", "runs", "identical", "frames");
+    let mut t = format!(
+        "{:<12} {:>6} {:>10} {:>9}\n",
+        "suite", "runs", "identical", "frames"
+    );
     let (mut runs, mut ok, mut frames) = (0, 0, 0);
     for (suite, r, o, f) in summary_rows(outcomes) {
         writeln!(t, "{suite:<12} {r:>6} {o:>10} {f:>9}").ok();

@@ -21,12 +21,33 @@ struct Cli {
 enum Command {
     /// Inspect ROM files and manage the ROM store.
     Rom(cmd::rom::RomArgs),
+    /// Run a cartridge headless: input script, RAM traces as CSV, frames as PNG.
+    Run(cmd::run::RunArgs),
+    /// Run the reference model on a scenario and write its trace.
+    Model(cmd::model::ModelArgs),
+    /// Run a scenario in the real game (emulated) and write its trace.
+    Trace(cmd::trace::TraceArgs),
+    /// Compare two traces: the first difference, every differing field, the inputs before it.
+    Diff(cmd::diff::DiffArgs),
+    /// Run scenarios in the game and the model and compare (and against reference traces).
+    Check(cmd::check::CheckArgs),
+    /// Run every suite in the game and the model, in parallel, with reports.
+    Suite(cmd::suite::SuiteArgs),
+    /// Write the suites' scenario files from their seeds and presets.
+    GenSuites(cmd::suite::GenSuitesArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Rom(args) => cmd::rom::run(args),
+        Command::Run(args) => cmd::run::run(args),
+        Command::Model(args) => cmd::model::run(args),
+        Command::Trace(args) => cmd::trace::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Suite(args) => cmd::suite::run(args),
+        Command::GenSuites(args) => cmd::suite::generate(args),
     };
     match result {
         Ok(code) => code,

@@ -32,7 +32,11 @@ pub fn obj01_mdair(s: &mut SonicState, stage: &Stage) {
 /// upward speed is capped at −$FC0 unless in pinball mode.
 pub fn sonic_jump_height(s: &mut SonicState) {
     if s.jumping != 0 {
-        let cap: i16 = if s.has(status::UNDERWATER) { -0x200 } else { -0x400 };
+        let cap: i16 = if s.has(status::UNDERWATER) {
+            -0x200
+        } else {
+            -0x400
+        };
         if cap > s.y_vel && s.ctrl_held & buttons::ABC == 0 {
             s.y_vel = cap;
         }

@@ -209,7 +209,11 @@ fn pick_nearer(s: &SonicState, d0_primary: i16, d1_secondary: i16, cardinal: u8)
     if a & 1 != 0 {
         a = cardinal;
     }
-    Pair { near, far, angle: a }
+    Pair {
+        near,
+        far,
+        angle: a,
+    }
 }
 
 /// `loc_1ECFE`: the single-sensor result angle (`Primary_Angle`, odd → `cardinal`).
@@ -533,8 +537,18 @@ mod tests {
         Stage::from_rects(
             60,
             &[
-                CellRect { x: 0, y: 43, w: 100, h: 2 },
-                CellRect { x: 10, y: 40, w: 1, h: 1 },
+                CellRect {
+                    x: 0,
+                    y: 43,
+                    w: 100,
+                    h: 2,
+                },
+                CellRect {
+                    x: 10,
+                    y: 40,
+                    w: 1,
+                    h: 1,
+                },
             ],
         )
     }
@@ -544,16 +558,55 @@ mod tests {
         let st = stage();
         let mut s = SonicState::default();
         // In row 42 (empty), below solid: 15 − r. y = 42·16 + 4 = 676 → 11.
-        assert_eq!(find_floor(&mut s, &st, 50, 676, 0xC, 0x10, 0, AngleSlot::Primary), 11);
+        assert_eq!(
+            find_floor(&mut s, &st, 50, 676, 0xC, 0x10, 0, AngleSlot::Primary),
+            11
+        );
         // Empty and below empty: 31 − r (row 41, r = 4), angle untouched.
         s.primary_angle = 3;
-        assert_eq!(find_floor(&mut s, &st, 50, 41 * 16 + 4, 0xC, 0x10, 0, AngleSlot::Primary), 27);
+        assert_eq!(
+            find_floor(
+                &mut s,
+                &st,
+                50,
+                41 * 16 + 4,
+                0xC,
+                0x10,
+                0,
+                AngleSlot::Primary
+            ),
+            27
+        );
         assert_eq!(s.primary_angle, 3);
         // Solid (row 43) with empty above: −1 − r.
-        assert_eq!(find_floor(&mut s, &st, 50, 43 * 16 + 2, 0xC, 0x10, 0, AngleSlot::Primary), -3);
+        assert_eq!(
+            find_floor(
+                &mut s,
+                &st,
+                50,
+                43 * 16 + 2,
+                0xC,
+                0x10,
+                0,
+                AngleSlot::Primary
+            ),
+            -3
+        );
         assert_eq!(s.primary_angle, 0xFF);
         // Solid (row 44) with solid above: −17 − r.
-        assert_eq!(find_floor(&mut s, &st, 50, 44 * 16 + 2, 0xC, 0x10, 0, AngleSlot::Primary), -19);
+        assert_eq!(
+            find_floor(
+                &mut s,
+                &st,
+                50,
+                44 * 16 + 2,
+                0xC,
+                0x10,
+                0,
+                AngleSlot::Primary
+            ),
+            -19
+        );
     }
 
     #[test]
@@ -563,19 +616,46 @@ mod tests {
         // Sensor in row 41 below the block at row 40 (x = 160..175): cur empty & above solid → r.
         let y = 41 * 16 + 5;
         assert_eq!(
-            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            find_floor(
+                &mut s,
+                &st,
+                165,
+                y ^ 0xF,
+                0xD,
+                -0x10,
+                0x800,
+                AngleSlot::Primary
+            ),
             5
         );
         // In the block (row 40), below empty: r − 16.
         let y = 40 * 16 + 5;
         assert_eq!(
-            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            find_floor(
+                &mut s,
+                &st,
+                165,
+                y ^ 0xF,
+                0xD,
+                -0x10,
+                0x800,
+                AngleSlot::Primary
+            ),
             5 - 16
         );
         // Nothing above for two cells: r + 16.
         let y = 30 * 16 + 5;
         assert_eq!(
-            find_floor(&mut s, &st, 165, y ^ 0xF, 0xD, -0x10, 0x800, AngleSlot::Primary),
+            find_floor(
+                &mut s,
+                &st,
+                165,
+                y ^ 0xF,
+                0xD,
+                -0x10,
+                0x800,
+                AngleSlot::Primary
+            ),
             21
         );
     }
@@ -585,17 +665,41 @@ mod tests {
         let st = stage();
         let mut s = SonicState::default();
         // Right scan towards the block at x = 160: sensor at x = 150 (cell 9, s = 6): 15 − s = 9.
-        assert_eq!(find_wall(&mut s, &st, 150, 645, 0xD, 0x10, 0, AngleSlot::Primary), 9);
+        assert_eq!(
+            find_wall(&mut s, &st, 150, 645, 0xD, 0x10, 0, AngleSlot::Primary),
+            9
+        );
         // Sensor inside the block at s = 3, nothing right of it: −1 − s.
-        assert_eq!(find_wall(&mut s, &st, 163, 645, 0xD, 0x10, 0, AngleSlot::Primary), -4);
+        assert_eq!(
+            find_wall(&mut s, &st, 163, 645, 0xD, 0x10, 0, AngleSlot::Primary),
+            -4
+        );
         // Left scan from x = 180 (cell 11, s = 4) towards the block's right edge (176): s = 4.
         assert_eq!(
-            find_wall(&mut s, &st, 180 ^ 0xF, 645, 0xD, -0x10, 0x400, AngleSlot::Primary),
+            find_wall(
+                &mut s,
+                &st,
+                180 ^ 0xF,
+                645,
+                0xD,
+                -0x10,
+                0x400,
+                AngleSlot::Primary
+            ),
             4
         );
         // Left scan from inside the block (s = 12), empty to its left: s − 16.
         assert_eq!(
-            find_wall(&mut s, &st, 172 ^ 0xF, 645, 0xD, -0x10, 0x400, AngleSlot::Primary),
+            find_wall(
+                &mut s,
+                &st,
+                172 ^ 0xF,
+                645,
+                0xD,
+                -0x10,
+                0x400,
+                AngleSlot::Primary
+            ),
             -4
         );
     }

@@ -2,7 +2,9 @@
 //! skid, friction, balance, look up/down and the camera bias), `Sonic_Jump` and the slope routines
 //! (spec §3.2, §3.4–§3.6).
 
-use crate::collision::{calc_room_in_front, calc_room_over_head, chk_floor_edge, chk_floor_edge_part2};
+use crate::collision::{
+    calc_room_in_front, calc_room_over_head, chk_floor_edge, chk_floor_edge_part2,
+};
 use crate::frame::{Flow, cam_bias_step, object_move, sonic_level_bound};
 use crate::stage::Stage;
 use crate::state::{SonicState, anim, buttons, status};
@@ -331,7 +333,11 @@ pub fn sonic_jump(s: &mut SonicState, stage: &Stage) -> Flow {
     if calc_room_over_head(s, stage, a) < 6 {
         return Flow::Continue;
     }
-    let j: i32 = if s.has(status::UNDERWATER) { 0x380 } else { 0x680 };
+    let j: i32 = if s.has(status::UNDERWATER) {
+        0x380
+    } else {
+        0x680
+    };
     let (sin, cos) = calc_sine(s.angle.wrapping_sub(0x40));
     s.x_vel = s.x_vel.wrapping_add(((cos as i32 * j) >> 8) as i16);
     s.y_vel = s.y_vel.wrapping_add(((sin as i32 * j) >> 8) as i16);

@@ -97,7 +97,11 @@ pub fn sonic_roll_speed(s: &mut SonicState, stage: &Stage) {
         if s.inertia == 0 {
             if s.spindash_flag != 0 {
                 // Sonic_KeepRolling (pinball mode; unreachable here)
-                s.inertia = if s.has(status::FACING_LEFT) { -0x400 } else { 0x400 };
+                s.inertia = if s.has(status::FACING_LEFT) {
+                    -0x400
+                } else {
+                    0x400
+                };
             } else {
                 s.clear(status::ROLLING);
                 s.y_radius = 0x13;

@@ -69,7 +69,11 @@ pub fn all() -> Vec<Suite> {
 
 /// A scenario as formats.md §2 JSON (pretty, one field a line for readable diffs).
 pub fn scenario_json(sc: &Scenario) -> String {
-    let solid: Vec<_> = sc.solid.iter().map(|r| json!([r.x, r.y, r.w, r.h])).collect();
+    let solid: Vec<_> = sc
+        .solid
+        .iter()
+        .map(|r| json!([r.x, r.y, r.w, r.h]))
+        .collect();
     let mut v = json!({
         "format": 1,
         "name": sc.name,
@@ -98,7 +102,8 @@ pub fn write_all(dir: &Path) -> Result<usize, String> {
         for sc in &suite.scenarios {
             let path = sub.join(format!("{}.scenario.json", sc.name));
             let tmp = sub.join(format!(".{}.tmp", sc.name));
-            std::fs::write(&tmp, scenario_json(sc)).map_err(|e| format!("{}: {e}", tmp.display()))?;
+            std::fs::write(&tmp, scenario_json(sc))
+                .map_err(|e| format!("{}: {e}", tmp.display()))?;
             std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
             n += 1;
         }
@@ -113,7 +118,14 @@ mod tests {
     #[test]
     fn suites_have_the_promised_sizes() {
         let suites = all();
-        let count = |name: &str| suites.iter().find(|s| s.name == name).unwrap().scenarios.len();
+        let count = |name: &str| {
+            suites
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap()
+                .scenarios
+                .len()
+        };
         assert_eq!(count("moves"), 12);
         assert_eq!(count("rand-flat"), 100);
         assert_eq!(count("rand-stage"), 100);

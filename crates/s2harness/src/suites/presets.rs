@@ -78,7 +78,8 @@ fn mirror(frames: &[u8]) -> Vec<u8> {
         .iter()
         .map(|&b| {
             let lr = b & (LEFT | RIGHT);
-            let swapped = (if lr & LEFT != 0 { RIGHT } else { 0 }) | (if lr & RIGHT != 0 { LEFT } else { 0 });
+            let swapped =
+                (if lr & LEFT != 0 { RIGHT } else { 0 }) | (if lr & RIGHT != 0 { LEFT } else { 0 });
             (b & !(LEFT | RIGHT)) | swapped
         })
         .collect()
@@ -97,7 +98,14 @@ fn flat_floor() -> Vec<CellRect> {
     }]
 }
 
-fn scenario(name: &str, solid: Vec<CellRect>, x: u16, left: bool, input: Vec<u8>, note: &str) -> Scenario {
+fn scenario(
+    name: &str,
+    solid: Vec<CellRect>,
+    x: u16,
+    left: bool,
+    input: Vec<u8>,
+    note: &str,
+) -> Scenario {
     let mut sc = Scenario::new(name, solid, x, FLOOR_Y - 20, left, input);
     sc.note = Some(note.to_string());
     sc
@@ -109,7 +117,14 @@ pub fn moves() -> Vec<Scenario> {
         .iter()
         .enumerate()
         .map(|(i, (name, text, note))| {
-            scenario(&format!("move{:02}-{name}", i + 1), flat_floor(), 3000, false, script(text), note)
+            scenario(
+                &format!("move{:02}-{name}", i + 1),
+                flat_floor(),
+                3000,
+                false,
+                script(text),
+                note,
+            )
         })
         .collect()
 }
@@ -137,20 +152,55 @@ pub fn flat_presets() -> Vec<Scenario> {
                     x,
                     left,
                     frames,
-                    &format!("7.2 move {} facing {facing} after a {run_up}-frame run-up", i + 1),
+                    &format!(
+                        "7.2 move {} facing {facing} after a {run_up}-frame run-up",
+                        i + 1
+                    ),
                 ));
             }
         }
     }
     let clamps = [
-        ("flat-clamp-walk", 200, "L*200 .*60", "walk left into the level's left clamp at x = $10"),
-        ("flat-clamp-run", 700, "L*250 .*60 R*10 L*40", "run into the left clamp at top speed"),
-        ("flat-clamp-roll", 700, "L*110 D*5 .*80", "roll into the left clamp"),
-        ("flat-clamp-jump", 500, "L*80 LC*30 L*40 .*30", "jump into the left clamp"),
-        ("flat-clamp-spindash", 300, "D*3 DC DC DC D*3 .*120", "spin dash into the left clamp facing left"),
+        (
+            "flat-clamp-walk",
+            200,
+            "L*200 .*60",
+            "walk left into the level's left clamp at x = $10",
+        ),
+        (
+            "flat-clamp-run",
+            700,
+            "L*250 .*60 R*10 L*40",
+            "run into the left clamp at top speed",
+        ),
+        (
+            "flat-clamp-roll",
+            700,
+            "L*110 D*5 .*80",
+            "roll into the left clamp",
+        ),
+        (
+            "flat-clamp-jump",
+            500,
+            "L*80 LC*30 L*40 .*30",
+            "jump into the left clamp",
+        ),
+        (
+            "flat-clamp-spindash",
+            300,
+            "D*3 DC DC DC D*3 .*120",
+            "spin dash into the left clamp facing left",
+        ),
     ];
     for (name, x, text, note) in clamps {
-        out.push(scenario(name, flat_floor(), x, true, script(text), &format!("7.2 {note}")));
+        out.push(scenario(
+            name,
+            flat_floor(),
+            x,
+            true,
+            script(text),
+            &format!("7.2 {note}"),
+        ));
     }
     out
 }
@@ -163,35 +213,119 @@ fn rect(x: u16, y: u16, w: u16, h: u16) -> CellRect {
 pub fn stage_presets() -> Vec<Scenario> {
     let floor = rect(0, FLOOR_ROW, STAGE_CELLS, 2);
     let list: Vec<(&str, Vec<CellRect>, u16, bool, &str, &str)> = vec![
-        ("stage-a1-wall-walk", vec![floor, rect(60, 40, 1, 3)], cell_centre(50), false,
-         "R*60 .*20 R*40 .*30 L*20 .*20", "a: walk into a 3-cell wall, push, back off"),
-        ("stage-a2-wall-run-roll", vec![floor, rect(80, 41, 2, 2)], cell_centre(30), false,
-         "R*100 .*40 L*40 .*10 R*50 D*3 .*60 D*3 DC DC D*3 .*60", "a: run, roll and spin dash into a 2-cell wall"),
-        ("stage-a3-wall-left", vec![floor, rect(40, 42, 1, 1)], cell_centre(70), true,
-         "L*80 .*20 L*30 D*3 .*40", "a: a 1-cell wall from the right, walking and rolling"),
-        ("stage-b-step", vec![floor, rect(60, 42, 8, 1)], cell_centre(50), false,
-         "R*40 .*10 RC*20 R*40 .*10 R*60 .*30", "b: step onto a 1-cell block: blocked, jump on, walk off"),
-        ("stage-c-gap-block", vec![floor, rect(60, 41, 6, 1), rect(90, 38, 6, 1)], cell_centre(50), false,
-         "R*60 .*40 R*10 RC*30 .*30 R*80 C*20 .*40", "c: walk under a block with a 1-cell gap; jump into undersides"),
-        ("stage-d-low-ceiling", vec![floor, rect(60, 41, 12, 1), rect(90, 40, 12, 1)], cell_centre(64), false,
-         "C*10 .*20 R*30 .*20 C*10 .*30 R*40 .*20", "d: ceilings with too little room to jump, and just enough"),
-        ("stage-e1-platform", vec![floor, rect(60, 38, 10, 1)], cell_centre(54), false,
-         "R*20 RC*30 R*20 .*60 R*8 .*120 R*30 .*60", "e: jump onto a platform 5 cells up, balance, walk off"),
-        ("stage-e2-platform-balance-left", vec![floor, rect(60, 40, 4, 1)], cell_centre(66), true,
-         "LC*30 .*60 L*6 .*90 R*4 .*90 L*30 .*40", "e: land on a low platform, balance on both edges"),
-        ("stage-f-pit-edge", vec![rect(0, FLOOR_ROW, 60, 2), rect(70, FLOOR_ROW, 600, 2)], 60 * 16 + 2, false,
-         ".*60 L*3 .*60 R*2 .*60 L*10 .*30", "f: start on a pit edge: balance facing both ways"),
-        ("stage-h-small-pits", vec![rect(0, FLOOR_ROW, 60, 2), rect(61, FLOOR_ROW, 20, 2), rect(83, FLOOR_ROW, 600, 2)],
-         cell_centre(40), false, "R*200 .*40 L*200", "h: run over a 1-cell and a 2-cell pit and back"),
-        ("stage-i-roll-off-ledge", vec![rect(0, 40, 70, 5), rect(70, 44, 600, 2)], cell_centre(40), false,
-         "R*60 D*3 .*60 .*30", "i: roll off a ledge 4 cells high (lands unrolled)"),
-        ("stage-j-air-walls", vec![floor, rect(80, 34, 2, 9), rect(110, 36, 6, 1)], cell_centre(66), false,
-         "RC*30 .*40 L*20 .*20 RC*20 .*40 L*60 .*10 R*40 RC*20 .*60", "j: jump into a tall pillar from each side; an overhang while rising"),
-        ("stage-k-corner", vec![floor, rect(70, 40, 4, 1), rect(90, 39, 3, 1)], cell_centre(58), false,
-         "R*20 RC*25 R*10 .*60 R*20 RC*12 .*60", "k: land on block corners with one foot"),
+        (
+            "stage-a1-wall-walk",
+            vec![floor, rect(60, 40, 1, 3)],
+            cell_centre(50),
+            false,
+            "R*60 .*20 R*40 .*30 L*20 .*20",
+            "a: walk into a 3-cell wall, push, back off",
+        ),
+        (
+            "stage-a2-wall-run-roll",
+            vec![floor, rect(80, 41, 2, 2)],
+            cell_centre(30),
+            false,
+            "R*100 .*40 L*40 .*10 R*50 D*3 .*60 D*3 DC DC D*3 .*60",
+            "a: run, roll and spin dash into a 2-cell wall",
+        ),
+        (
+            "stage-a3-wall-left",
+            vec![floor, rect(40, 42, 1, 1)],
+            cell_centre(70),
+            true,
+            "L*80 .*20 L*30 D*3 .*40",
+            "a: a 1-cell wall from the right, walking and rolling",
+        ),
+        (
+            "stage-b-step",
+            vec![floor, rect(60, 42, 8, 1)],
+            cell_centre(50),
+            false,
+            "R*40 .*10 RC*20 R*40 .*10 R*60 .*30",
+            "b: step onto a 1-cell block: blocked, jump on, walk off",
+        ),
+        (
+            "stage-c-gap-block",
+            vec![floor, rect(60, 41, 6, 1), rect(90, 38, 6, 1)],
+            cell_centre(50),
+            false,
+            "R*60 .*40 R*10 RC*30 .*30 R*80 C*20 .*40",
+            "c: walk under a block with a 1-cell gap; jump into undersides",
+        ),
+        (
+            "stage-d-low-ceiling",
+            vec![floor, rect(60, 41, 12, 1), rect(90, 40, 12, 1)],
+            cell_centre(64),
+            false,
+            "C*10 .*20 R*30 .*20 C*10 .*30 R*40 .*20",
+            "d: ceilings with too little room to jump, and just enough",
+        ),
+        (
+            "stage-e1-platform",
+            vec![floor, rect(60, 38, 10, 1)],
+            cell_centre(54),
+            false,
+            "R*20 RC*30 R*20 .*60 R*8 .*120 R*30 .*60",
+            "e: jump onto a platform 5 cells up, balance, walk off",
+        ),
+        (
+            "stage-e2-platform-balance-left",
+            vec![floor, rect(60, 40, 4, 1)],
+            cell_centre(66),
+            true,
+            "LC*30 .*60 L*6 .*90 R*4 .*90 L*30 .*40",
+            "e: land on a low platform, balance on both edges",
+        ),
+        (
+            "stage-f-pit-edge",
+            vec![rect(0, FLOOR_ROW, 60, 2), rect(70, FLOOR_ROW, 600, 2)],
+            60 * 16 + 2,
+            false,
+            ".*60 L*3 .*60 R*2 .*60 L*10 .*30",
+            "f: start on a pit edge: balance facing both ways",
+        ),
+        (
+            "stage-h-small-pits",
+            vec![
+                rect(0, FLOOR_ROW, 60, 2),
+                rect(61, FLOOR_ROW, 20, 2),
+                rect(83, FLOOR_ROW, 600, 2),
+            ],
+            cell_centre(40),
+            false,
+            "R*200 .*40 L*200",
+            "h: run over a 1-cell and a 2-cell pit and back",
+        ),
+        (
+            "stage-i-roll-off-ledge",
+            vec![rect(0, 40, 70, 5), rect(70, 44, 600, 2)],
+            cell_centre(40),
+            false,
+            "R*60 D*3 .*60 .*30",
+            "i: roll off a ledge 4 cells high (lands unrolled)",
+        ),
+        (
+            "stage-j-air-walls",
+            vec![floor, rect(80, 34, 2, 9), rect(110, 36, 6, 1)],
+            cell_centre(66),
+            false,
+            "RC*30 .*40 L*20 .*20 RC*20 .*40 L*60 .*10 R*40 RC*20 .*60",
+            "j: jump into a tall pillar from each side; an overhang while rising",
+        ),
+        (
+            "stage-k-corner",
+            vec![floor, rect(70, 40, 4, 1), rect(90, 39, 3, 1)],
+            cell_centre(58),
+            false,
+            "R*20 RC*25 R*10 .*60 R*20 RC*12 .*60",
+            "k: land on block corners with one foot",
+        ),
     ];
     list.into_iter()
-        .map(|(name, solid, x, left, text, note)| scenario(name, solid, x, left, script(text), &format!("7.3{note}")))
+        .map(|(name, solid, x, left, text, note)| {
+            scenario(name, solid, x, left, script(text), &format!("7.3{note}"))
+        })
         .collect()
 }
 
@@ -200,14 +334,14 @@ pub fn stage_presets() -> Vec<Scenario> {
 pub fn pit_falls() -> Vec<Scenario> {
     // (kind, pit width in cells, start distance in cells from the pit edge, script facing right)
     let kinds: [(&str, u16, u16, &str); 9] = [
-        ("walk", 8, 6, "R*20 .*200"),
-        ("walk", 10, 3, "R*12 .*200"),
-        ("run", 14, 60, "R*150 .*100"),
-        ("run", 22, 80, "R*250"),
-        ("jump", 16, 40, "R*60 RC*20 R*100"),
-        ("jump", 26, 70, "R*80 RA*30 .*100"),
-        ("roll", 12, 40, "R*60 D*3 .*200"),
-        ("roll", 16, 60, "R*100 D*3 .*200"),
+        ("walk", 8, 1, "R*45 .*300"),
+        ("walk", 12, 2, "R*60 .*300"),
+        ("run", 14, 40, "R*400"),
+        ("run", 22, 60, "R*400"),
+        ("jump", 16, 16, "R*60 RC*40 .*300"),
+        ("jump", 26, 40, "R*120 RA*30 R*300"),
+        ("roll", 12, 20, "R*100 D*3 .*300"),
+        ("roll", 16, 30, "R*150 D*3 .*300"),
         ("spindash", 20, 4, "D*3 DC DC DC D*3 .*200"),
     ];
     let mut out = Vec::new();
@@ -232,7 +366,10 @@ pub fn pit_falls() -> Vec<Scenario> {
                 x,
                 left,
                 frames,
-                &format!("pit fall ({kind} {facing}): pit cells {pit}..{}, floor row {FLOOR_ROW}", pit + width - 1),
+                &format!(
+                    "pit fall ({kind} {facing}): pit cells {pit}..{}, floor row {FLOOR_ROW}",
+                    pit + width - 1
+                ),
             ));
             n += 1;
         }

@@ -165,7 +165,14 @@ pub fn random_stage(seed: u64, name: &str) -> Scenario {
     let nblocks = blocks.len();
     let input = random_script(&mut rng, SCRIPT_FRAMES);
     floor.extend(blocks);
-    let mut sc = Scenario::new(name, floor, cell_centre(start_cell), FLOOR_Y - 20, left, input);
+    let mut sc = Scenario::new(
+        name,
+        floor,
+        cell_centre(start_cell),
+        FLOOR_Y - 20,
+        left,
+        input,
+    );
     sc.note = Some(format!(
         "random stage and script, seed {seed}, {pits} pits, {nblocks} floating blocks"
     ));

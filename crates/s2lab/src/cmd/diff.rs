@@ -20,7 +20,11 @@ pub fn run(args: &DiffArgs) -> Result<ExitCode> {
     let a = Trace::read(&args.a)?;
     let b = Trace::read(&args.b)?;
     let report = diff(&a, &b);
-    print!("A = {}\nB = {}\n{report}", args.a.display(), args.b.display());
+    print!(
+        "A = {}\nB = {}\n{report}",
+        args.a.display(),
+        args.b.display()
+    );
     Ok(if report.is_equal() {
         ExitCode::SUCCESS
     } else {

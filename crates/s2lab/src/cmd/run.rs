@@ -107,7 +107,8 @@ fn read_value(m: &Machine, f: &TraceField) -> String {
 
 fn write_png(m: &Machine, path: &Path) -> anyhow::Result<()> {
     let frame = m.frame_buffer();
-    let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut enc = png::Encoder::new(
         std::io::BufWriter::new(file),
         frame.width as u32,
@@ -126,7 +127,8 @@ fn write_png(m: &Machine, path: &Path) -> anyhow::Result<()> {
 }
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let rom = std::fs::read(&args.rom).with_context(|| format!("reading {}", args.rom.display()))?;
+    let rom =
+        std::fs::read(&args.rom).with_context(|| format!("reading {}", args.rom.display()))?;
     let region = match args.region.as_str() {
         "auto" => None,
         "us" => Some(Region::USA),

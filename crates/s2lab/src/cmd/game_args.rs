@@ -1,0 +1,33 @@
+//! The options every command that runs the game shares: which ROM.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use s2harness::game::Game;
+use s2harness::store;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RomOpt {
+    /// The Sonic 2 ROM (default: $S2_ROM, else the ROM store's copy of --revision).
+    #[arg(long)]
+    pub rom: Option<PathBuf>,
+    /// Which revision to take from the store when no ROM is given: rev00, reva or revb.
+    #[arg(long, default_value = "revb")]
+    pub revision: String,
+}
+
+impl RomOpt {
+    /// Finds, checks and boots the ROM to Emerald Hill Act 1.
+    pub fn boot(&self) -> Result<Game> {
+        let path = store::locate(self.rom.as_deref(), &self.revision).map_err(|e| anyhow!(e))?;
+        let rom = store::read_rom(&path).map_err(|e| anyhow!(e))?;
+        let game = Game::boot(&rom).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        eprintln!(
+            "{}: Sonic 2 {}, booted to Emerald Hill Act 1 in {} frames",
+            path.display(),
+            game.revision().revision,
+            game.boot_frames
+        );
+        Ok(game)
+    }
+}
