@@ -157,7 +157,10 @@ impl Scenario {
         for (i, r) in solid_v.iter().enumerate() {
             let at = format!("stage.solid[{i}]");
             let Value::Array(q) = r else {
-                return Err(cx.err(&at, format!("expected [cell_x, cell_y, width, height], got {r}")));
+                return Err(cx.err(
+                    &at,
+                    format!("expected [cell_x, cell_y, width, height], got {r}"),
+                ));
             };
             if q.len() != 4 {
                 return Err(cx.err(&at, format!("expected 4 numbers, got {}", q.len())));
@@ -173,13 +176,19 @@ impl Scenario {
             if x as u32 + w as u32 > STAGE_CELLS_X as u32 {
                 return Err(cx.err(
                     &at,
-                    format!("cells {x}..{} reach past x = {STAGE_CELLS_X} cells", x as u32 + w as u32),
+                    format!(
+                        "cells {x}..{} reach past x = {STAGE_CELLS_X} cells",
+                        x as u32 + w as u32
+                    ),
                 ));
             }
             if y as u32 + h as u32 > STAGE_CELLS_Y as u32 {
                 return Err(cx.err(
                     &at,
-                    format!("cells {y}..{} reach past y = {STAGE_CELLS_Y} cells", y as u32 + h as u32),
+                    format!(
+                        "cells {y}..{} reach past y = {STAGE_CELLS_Y} cells",
+                        y as u32 + h as u32
+                    ),
                 ));
             }
             solid.push(CellRect { x, y, w, h });
@@ -189,16 +198,25 @@ impl Scenario {
             Some(v) => return Err(cx.err("sonic", format!("expected an object, got {v}"))),
             None => return Err(cx.err("sonic", "missing")),
         };
-        let x = cx.uint(sonic.get("x").ok_or_else(|| cx.err("sonic.x", "missing"))?, "sonic.x", 0xFFFF)?
-            as u16;
-        let y = cx.uint(sonic.get("y").ok_or_else(|| cx.err("sonic.y", "missing"))?, "sonic.y", 0xFFFF)?
-            as u16;
+        let x = cx.uint(
+            sonic.get("x").ok_or_else(|| cx.err("sonic.x", "missing"))?,
+            "sonic.x",
+            0xFFFF,
+        )? as u16;
+        let y = cx.uint(
+            sonic.get("y").ok_or_else(|| cx.err("sonic.y", "missing"))?,
+            "sonic.y",
+            0xFFFF,
+        )? as u16;
         let facing_left = match sonic.get("facing") {
             None => false,
             Some(Value::String(s)) if s == "right" => false,
             Some(Value::String(s)) if s == "left" => true,
             Some(v) => {
-                return Err(cx.err("sonic.facing", format!("expected \"left\" or \"right\", got {v}")));
+                return Err(cx.err(
+                    "sonic.facing",
+                    format!("expected \"left\" or \"right\", got {v}"),
+                ));
             }
         };
         let input = match (get(&obj, "input"), get(&obj, "input_file")) {
@@ -235,7 +253,9 @@ impl Scenario {
         };
         let frames = match get(&obj, "frames") {
             None => None,
-            Some(v) => Some(cx.uint(&v, "frames", crate::script::MAX_SCRIPT_FRAMES as u64)? as usize),
+            Some(v) => {
+                Some(cx.uint(&v, "frames", crate::script::MAX_SCRIPT_FRAMES as u64)? as usize)
+            }
         };
         let note = match get(&obj, "note") {
             None => None,
@@ -256,7 +276,14 @@ impl Scenario {
     }
 
     /// A scenario built in code: `solid` rectangles of the default block, Sonic at (x, y).
-    pub fn new(name: &str, solid: Vec<CellRect>, x: u16, y: u16, facing_left: bool, input: Vec<u8>) -> Self {
+    pub fn new(
+        name: &str,
+        solid: Vec<CellRect>,
+        x: u16,
+        y: u16,
+        facing_left: bool,
+        input: Vec<u8>,
+    ) -> Self {
         Scenario {
             name: name.to_string(),
             block: DEFAULT_BLOCK,
@@ -391,18 +418,31 @@ mod tests {
     #[test]
     fn errors_name_the_place() {
         let bad = EXAMPLE.replace("[40, 38, 3, 1]", "[40, 38, -3, 1]");
-        let e = Scenario::parse(&bad, "<test>", None).unwrap_err().to_string();
+        let e = Scenario::parse(&bad, "<test>", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("stage.solid[1][2]"), "{e}");
         let bad = EXAMPLE.replace("[0, 43, 200, 2]", "[600, 43, 200, 2]");
-        let e = Scenario::parse(&bad, "<test>", None).unwrap_err().to_string();
+        let e = Scenario::parse(&bad, "<test>", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("stage.solid[0]") && e.contains("688"), "{e}");
         let bad = EXAMPLE.replace("R*40", "R*4x");
-        let e = Scenario::parse(&bad, "<test>", None).unwrap_err().to_string();
-        assert!(e.contains("input") && e.contains("line 1, col 9") && e.contains("'R*4x'"), "{e}");
+        let e = Scenario::parse(&bad, "<test>", None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("input") && e.contains("line 1, col 9") && e.contains("'R*4x'"),
+            "{e}"
+        );
         let bad = EXAMPLE.replace("\"right\"", "\"up\"");
-        let e = Scenario::parse(&bad, "<test>", None).unwrap_err().to_string();
+        let e = Scenario::parse(&bad, "<test>", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("sonic.facing"), "{e}");
-        let e = Scenario::parse("{", "<test>", None).unwrap_err().to_string();
+        let e = Scenario::parse("{", "<test>", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not valid JSON") && e.contains("line 1"), "{e}");
         let bad = EXAMPLE.replace("\"format\": 1", "\"format\": 2");
         assert!(Scenario::parse(&bad, "<test>", None).is_err());
@@ -415,7 +455,12 @@ mod tests {
     fn floor_end_stop() {
         let mut sc = Scenario::new(
             "floor-end",
-            vec![CellRect { x: 20, y: 43, w: 40, h: 2 }],
+            vec![CellRect {
+                x: 20,
+                y: 43,
+                w: 40,
+                h: 2,
+            }],
             790,
             668,
             false,
@@ -426,11 +471,20 @@ mod tests {
         assert_eq!(t.header.stop.as_deref(), Some("floor_end"));
         let last = t.frames.last().unwrap();
         assert!(last.values[0] > 800);
-        assert!(t.frames[..t.frames.len() - 1].iter().all(|f| f.values[0] <= 800));
+        assert!(
+            t.frames[..t.frames.len() - 1]
+                .iter()
+                .all(|f| f.values[0] <= 800)
+        );
         // Left end: lo = 320 > 0, so x < 480 stops too.
         let sc = Scenario::new(
             "floor-end-left",
-            vec![CellRect { x: 20, y: 43, w: 40, h: 2 }],
+            vec![CellRect {
+                x: 20,
+                y: 43,
+                w: 40,
+                h: 2,
+            }],
             490,
             668,
             true,

@@ -80,9 +80,7 @@ fn parse_token(tok: &str) -> Result<(u8, usize), String> {
             if !n.bytes().all(|c| c.is_ascii_digit()) {
                 return Err(format!("count '{n}' is not a positive decimal number"));
             }
-            let count: usize = n
-                .parse()
-                .map_err(|_| format!("count '{n}' is too large"))?;
+            let count: usize = n.parse().map_err(|_| format!("count '{n}' is too large"))?;
             if count == 0 {
                 return Err("count must be positive".into());
             }

@@ -196,8 +196,18 @@ mod tests {
         let s = Stage::from_rects(
             60,
             &[
-                CellRect { x: 2, y: 43, w: 10, h: 2 },
-                CellRect { x: 40, y: 10, w: 1, h: 1 },
+                CellRect {
+                    x: 2,
+                    y: 43,
+                    w: 10,
+                    h: 2,
+                },
+                CellRect {
+                    x: 40,
+                    y: 10,
+                    w: 1,
+                    h: 1,
+                },
             ],
         );
         assert_eq!(s.floor_x(), Some((32, 41 * 16)));

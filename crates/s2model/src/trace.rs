@@ -199,7 +199,13 @@ impl Trace {
         out.push_str(&obj);
         out.push('\n');
         for f in &self.frames {
-            write!(out, "{{\"frame\":{},\"input\":{}", f.frame, json_str(&f.input)).ok();
+            write!(
+                out,
+                "{{\"frame\":{},\"input\":{}",
+                f.frame,
+                json_str(&f.input)
+            )
+            .ok();
             for (name, v) in FIELDS.iter().zip(f.values.iter()) {
                 write!(out, ",\"{name}\":{v}").ok();
             }
@@ -560,7 +566,11 @@ impl fmt::Display for DiffReport {
             }
         }
         if !d.inputs_before.is_empty() {
-            write!(f, "  inputs of the {} frames before:", d.inputs_before.len())?;
+            write!(
+                f,
+                "  inputs of the {} frames before:",
+                d.inputs_before.len()
+            )?;
             for (n, inp) in &d.inputs_before {
                 write!(f, " {n}:{inp}")?;
             }
@@ -636,7 +646,14 @@ mod tests {
         let d = r.first.clone().unwrap();
         assert_eq!(d.at, DiffAt::Frame(12));
         assert_eq!(d.fields.len(), 2);
-        assert_eq!(d.fields[0], FieldDiff { field: "x_vel", a: 0, b: -1 });
+        assert_eq!(
+            d.fields[0],
+            FieldDiff {
+                field: "x_vel",
+                a: 0,
+                b: -1
+            }
+        );
         assert_eq!(d.inputs_before.len(), 10);
         assert_eq!(d.inputs_before[0].0, 2);
         let text = r.to_string();

@@ -73,7 +73,11 @@ pub const fn gen_sine() -> [i16; SINE_WORDS] {
     let mut a = 0;
     while a < 256 {
         let q = a & 0x7F;
-        let v = if q <= 64 { quarter[q] } else { quarter[128 - q] };
+        let v = if q <= 64 {
+            quarter[q]
+        } else {
+            quarter[128 - q]
+        };
         t[a] = if a < 128 { v } else { -v };
         a += 1;
     }

@@ -363,7 +363,10 @@ fn ground_wall_right() {
     s.prev_anim = anim::WALK;
     s.inertia = 0x400;
     step(&mut s, &stage, buttons::RIGHT);
-    assert_eq!((s.x_pos, s.x_sub, s.x_vel, s.inertia), (629, 0x0C00, 0x20C, 0));
+    assert_eq!(
+        (s.x_pos, s.x_sub, s.x_vel, s.inertia),
+        (629, 0x0C00, 0x20C, 0)
+    );
     assert_eq!(s.status & status::PUSHING, status::PUSHING);
 }
 
@@ -379,7 +382,10 @@ fn ground_wall_left() {
     s.prev_anim = anim::WALK;
     s.inertia = -0x400;
     step(&mut s, &stage, buttons::LEFT);
-    assert_eq!((s.x_pos, s.x_sub, s.x_vel, s.inertia), (666, 0xF400, -0x10C, 0));
+    assert_eq!(
+        (s.x_pos, s.x_sub, s.x_vel, s.inertia),
+        (666, 0xF400, -0x10C, 0)
+    );
     assert_eq!(s.status & status::PUSHING, status::PUSHING);
 }
 

@@ -36,7 +36,11 @@ fn main() -> ExitCode {
     for sp in &scenarios {
         let name = sp
             .file_name()
-            .map(|n| n.to_string_lossy().trim_end_matches(".scenario.json").to_string())
+            .map(|n| {
+                n.to_string_lossy()
+                    .trim_end_matches(".scenario.json")
+                    .to_string()
+            })
             .unwrap_or_default();
         let tp = sp.with_file_name(format!("{name}.trace.jsonl.gz"));
         let result = (|| -> Result<s2model::DiffReport, String> {
