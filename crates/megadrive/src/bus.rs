@@ -217,7 +217,8 @@ impl System {
                 }
             }
             0x04 => {
-                if self.vdp.write_control(value, self.now) == PortEffect::StartDma {
+                let effect = self.vdp.write_control(value, self.now);
+                if effect == PortEffect::StartDma {
                     self.dma_start(false);
                 }
             }
@@ -244,7 +245,7 @@ impl System {
     /// Runs as much of the pending DMA as fits between `at` and the end of the current line
     /// (or of vertical blanking), moving the 68000 past it when the DMA holds its bus.
     pub fn dma_update(&mut self, at: u64, fill_start: bool) {
-        loop {
+        {
             let vdp = &mut self.vdp;
             if vdp.dma.length == 0 {
                 return;
@@ -303,7 +304,7 @@ impl System {
                 return;
             }
             // The cached word started another DMA: run it from here.
-            return self.dma_update(self.now, false);
+            self.dma_update(self.now, false)
         }
     }
 
@@ -465,12 +466,10 @@ impl Bus {
 
     fn ctrl_write_byte(&mut self, addr: u32, value: u8) {
         match (addr >> 8) & 0xFF {
-            0x00 if addr & 0xFF <= 0x1F => {
-                if addr & 1 == 1 {
-                    self.sys
-                        .io
-                        .write(((addr >> 1) & 0xF) as usize, value, self.sys.now)
-                }
+            0x00 if addr & 0xFF <= 0x1F && addr & 1 == 1 => {
+                self.sys
+                    .io
+                    .write(((addr >> 1) & 0xF) as usize, value, self.sys.now)
             }
             0x11 if addr & 1 == 0 => self.write_busreq(value & 1 != 0),
             0x12 if addr & 1 == 0 => self.write_zreset(value & 1 != 0),
@@ -545,11 +544,7 @@ impl Bus {
         let addr = addr & 0xFF_FFFF;
         match addr >> 16 {
             0x00..=0x3F => self.sys.cart.write_byte(addr, value),
-            0xA0 => {
-                if self.sys.zbus.m68k_has_bus() {
-                    self.z80_area_write(addr, value)
-                }
-            }
+            0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, value),
             0xA1 => self.ctrl_write_byte(addr, value),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_byte(addr, value),
             0xE0..=0xFF => self.sys.ram[(addr & 0xFFFF) as usize] = value,
@@ -565,12 +560,8 @@ impl Bus {
                 self.sys.cart.write_byte(addr, (value >> 8) as u8);
                 self.sys.cart.write_byte(addr | 1, value as u8);
             }
-            0xA0 => {
-                if self.sys.zbus.m68k_has_bus() {
-                    // Only the high byte reaches the Z80's 8-bit bus.
-                    self.z80_area_write(addr, (value >> 8) as u8)
-                }
-            }
+            // Only the high byte reaches the Z80's 8-bit bus.
+            0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, (value >> 8) as u8),
             0xA1 => self.ctrl_write_word(addr, value),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_word(addr, value),
             0xE0..=0xFF => {

@@ -165,13 +165,11 @@ impl Io {
                     self.pads[offset - 1].write(value, ctrl, now);
                 }
             }
-            4..=6 => {
-                if self.regs[offset] != value {
-                    self.regs[offset] = value;
-                    let data = self.regs[offset - 3];
-                    if offset <= 5 {
-                        self.pads[offset - 4].write(data, value, now);
-                    }
+            4..=6 if self.regs[offset] != value => {
+                self.regs[offset] = value;
+                let data = self.regs[offset - 3];
+                if offset <= 5 {
+                    self.pads[offset - 4].write(data, value, now);
                 }
             }
             7 | 0x0A | 0x0D => self.regs[offset] = value,

@@ -13,6 +13,7 @@ use crate::trig::calc_angle;
 /// `Obj01_MdAir` (s2.asm L36494–36509) and `Obj01_MdJump` (L36530–36546), which are identical:
 /// jump height, air control, level bounds (a kill there does not end the routine), move and fall,
 /// jump angle, level collision.
+#[inline]
 pub fn obj01_mdair(s: &mut SonicState, stage: &Stage) {
     sonic_jump_height(s);
     sonic_chg_jump_dir(s);
@@ -30,6 +31,7 @@ pub fn obj01_mdair(s: &mut SonicState, stage: &Stage) {
 /// After a jump: while y_vel < −$400 (signed) and no jump button is held, y_vel = −$400 (a short
 /// hop). (`Sonic_CheckGoSuper` at the peak returns at once without emeralds.) Without a jump: the
 /// upward speed is capped at −$FC0 unless in pinball mode.
+#[inline]
 pub fn sonic_jump_height(s: &mut SonicState) {
     if s.jumping != 0 {
         let cap: i16 = if s.has(status::UNDERWATER) {
@@ -51,6 +53,7 @@ pub fn sonic_jump_height(s: &mut SonicState) {
 /// even if Sonic was faster (a hard cap, unlike the ground); Right likewise; both may apply. Then the
 /// camera bias steps. Air drag applies only while −$400 ≤ y_vel < 0 (unsigned y_vel ≥ $FC00):
 /// x_vel −= x_vel asr 5, which leaves 1..31 alone but moves −32..−1 by +1.
+#[inline]
 pub fn sonic_chg_jump_dir(s: &mut SonicState) {
     let top = s.top_speed as i16;
     let acc2 = (s.acceleration as i16).wrapping_shl(1);
@@ -95,6 +98,7 @@ pub fn sonic_chg_jump_dir(s: &mut SonicState) {
 
 /// `Sonic_JumpAngle` (s2.asm L37814–37833): the angle returns 2 per frame toward 0 (then
 /// `Sonic_JumpFlip`, inert with flip_angle 0).
+#[inline]
 pub fn sonic_jump_angle(s: &mut SonicState) {
     let a = s.angle;
     if a == 0 {
@@ -119,6 +123,7 @@ pub fn sonic_jump_angle(s: &mut SonicState) {
 ///   → 0); else, when y_vel ≥ 0, the floor **without** the landing gate.
 /// * $80 (moving up): both walls, then the ceiling: y_vel = 0 (on the flat ceiling angle $80).
 /// * $C0 (moving right): mirror of $40 with the right wall (`Sonic_HitCeiling2`/`Sonic_HitFloor2`).
+#[inline]
 pub fn sonic_do_level_collision(s: &mut SonicState, stage: &Stage) {
     let d5 = s.lrb_solid_bit;
     let q = calc_angle(s.x_vel, s.y_vel).wrapping_sub(0x20) & 0xC0;
@@ -202,6 +207,7 @@ pub fn sonic_do_level_collision(s: &mut SonicState, stage: &Stage) {
 
 /// The two wall checks of the $00 and $80 quadrants: push out of a left wall (x −= d) and a right
 /// wall (x += d), stopping x.
+#[inline]
 fn walls_both_sides(s: &mut SonicState, stage: &Stage, d5: u8) {
     let (d1, _) = check_left_wall_dist(s, stage, d5);
     if d1 < 0 {
@@ -218,6 +224,7 @@ fn walls_both_sides(s: &mut SonicState, stage: &Stage, d5: u8) {
 /// `Sonic_HitCeiling` + `Sonic_HitFloor` (s2.asm L37957–37992) and their copies `Sonic_HitCeiling2` +
 /// `Sonic_HitFloor2` (L38056–38093): ceiling (push down, stop upward motion), else — when not moving
 /// up — land on the floor with no landing gate (non-fixBugs).
+#[inline]
 fn sonic_hit_ceiling_then_floor(s: &mut SonicState, stage: &Stage, d5: u8) {
     let c = sonic_check_ceiling(s, stage, d5);
     if c.near < 0 {
@@ -243,6 +250,7 @@ fn sonic_hit_ceiling_then_floor(s: &mut SonicState, stage: &Stage, d5: u8) {
 
 /// `Sonic_ResetOnFloor` (s2.asm L38123–38160): landing. anim Walk (unless pinball mode), then
 /// [`sonic_reset_on_floor_part2`].
+#[inline]
 pub fn sonic_reset_on_floor(s: &mut SonicState) {
     if s.spindash_flag != 0 {
         sonic_reset_on_floor_part3(s);
@@ -255,6 +263,7 @@ pub fn sonic_reset_on_floor(s: &mut SonicState) {
 /// `Sonic_ResetOnFloor_Part2`: uncurl if rolling (radii $13/9, anim Walk, y −= 5), then Part3. After
 /// a roll-jump the radii were already $13/9 when the floor was found, so this lifts Sonic 5 px too
 /// high (spec §3.10).
+#[inline]
 pub fn sonic_reset_on_floor_part2(s: &mut SonicState) {
     if s.has(status::ROLLING) {
         s.clear(status::ROLLING);
@@ -268,6 +277,7 @@ pub fn sonic_reset_on_floor_part2(s: &mut SonicState) {
 
 /// `Sonic_ResetOnFloor_Part3`: clear in_air, pushing, rolljumping, jumping, the flip state and the
 /// look delay; the Hang2 animation becomes Walk.
+#[inline]
 pub fn sonic_reset_on_floor_part3(s: &mut SonicState) {
     s.clear(status::IN_AIR | status::PUSHING | status::ROLLJUMPING);
     s.jumping = 0;

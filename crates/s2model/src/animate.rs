@@ -94,6 +94,7 @@ fn script(id: u8) -> &'static [u8] {
 /// negative. Walk/Run pick the Run script at |inertia| ≥ $600 and reload the duration with
 /// max(0, $800 − |inertia|) >> 8, or take the Push path while pushing. Roll reloads with
 /// max(0, $400 − |inertia|) >> 8; Push with max(0, $800 − |inertia|) >> 6.
+#[inline]
 pub fn sonic_animate(s: &mut SonicState) {
     let id = s.anim;
     if id != s.prev_anim {
@@ -140,6 +141,7 @@ pub fn sonic_animate(s: &mut SonicState) {
 }
 
 /// `SAnim_Do2` and the end codes (s2.asm L38409–38450): read the byte at anim_frame + 1.
+#[inline]
 fn sanim_do2(s: &mut SonicState, sc: &[u8]) {
     let i = s.anim_frame as usize;
     let v = byte(sc, 1 + i);
@@ -167,6 +169,7 @@ fn sanim_do2(s: &mut SonicState, sc: &[u8]) {
 }
 
 /// `SAnim_WalkRun` (s2.asm L38452–38510) for flip_angle 0 (no tumbling on these stages).
+#[inline]
 fn sanim_walk_run(s: &mut SonicState) {
     // The angle → sprite rotation offset (mapping_frame only).
     let mut d0 = s.angle;
@@ -208,6 +211,7 @@ fn sanim_walk_run(s: &mut SonicState) {
 
 /// `SAnim_Push` (s2.asm L38617–38640) reached from Walk/Run while pushing: count down, then reload
 /// with max(0, $800 − |inertia|) >> 6 and step the Push script.
+#[inline]
 fn sanim_push(s: &mut SonicState) {
     s.anim_frame_duration = s.anim_frame_duration.wrapping_sub(1);
     if (s.anim_frame_duration as i8) >= 0 {
@@ -216,6 +220,7 @@ fn sanim_push(s: &mut SonicState) {
     sanim_push_reload(s);
 }
 
+#[inline]
 fn sanim_push_reload(s: &mut SonicState) {
     // move.w inertia,d2 / bmi.s + / neg.w d2: −|inertia| (for $8000 it stays $8000).
     let mut d2 = s.inertia as u16;
@@ -252,8 +257,10 @@ mod tests {
     /// Spec §6: Stop runs 4 × 6 = 24 frames, then anim → Walk.
     #[test]
     fn stop_then_walk() {
-        let mut s = SonicState::default();
-        s.anim = anim::STOP;
+        let mut s = SonicState {
+            anim: anim::STOP,
+            ..SonicState::default()
+        };
         for _ in 0..24 {
             sonic_animate(&mut s);
             assert_eq!(s.anim, anim::STOP);

@@ -23,6 +23,61 @@ pub enum AngleSlot {
     Secondary,
 }
 
+/// The scan registers a sensor routine sets up before calling `FindFloor`/`FindWall`: `d5` the
+/// solidity bit tested, `a3` the step to the next cell (+$10 down/right, −$10 up/left), `d6` the flip
+/// bit XORed into the block word ($800 for up scans, $400 for left scans, which negates the height),
+/// and `a4`, the angle byte written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// Solidity bit of the block word ($C top, $D left/right/bottom on path 1).
+    pub d5: u8,
+    /// Step to the next cell in the scan direction.
+    pub a3: i16,
+    /// Flip bit XORed into the block word.
+    pub d6: u16,
+    /// Where the angle byte goes.
+    pub slot: AngleSlot,
+}
+
+impl Scan {
+    /// Scan down (`FindFloor` with a3 = $10, d6 = 0).
+    pub const fn down(d5: u8, slot: AngleSlot) -> Scan {
+        Scan {
+            d5,
+            a3: 0x10,
+            d6: 0,
+            slot,
+        }
+    }
+    /// Scan up (`FindFloor` with a3 = −$10, d6 = $800; the caller flips y with XOR 15).
+    pub const fn up(d5: u8, slot: AngleSlot) -> Scan {
+        Scan {
+            d5,
+            a3: -0x10,
+            d6: 0x800,
+            slot,
+        }
+    }
+    /// Scan right (`FindWall` with a3 = $10, d6 = 0).
+    pub const fn right(d5: u8, slot: AngleSlot) -> Scan {
+        Scan {
+            d5,
+            a3: 0x10,
+            d6: 0,
+            slot,
+        }
+    }
+    /// Scan left (`FindWall` with a3 = −$10, d6 = $400; the caller flips x with XOR 15).
+    pub const fn left(d5: u8, slot: AngleSlot) -> Scan {
+        Scan {
+            d5,
+            a3: -0x10,
+            d6: 0x400,
+            slot,
+        }
+    }
+}
+
 #[inline]
 fn write_angle(s: &mut SonicState, slot: AngleSlot, a: u8) {
     match slot {
@@ -74,16 +129,9 @@ fn solid_height(
 /// `FindFloor` (s2.asm L43414–43500): vertical distance from the sensor at (x, y) to the surface,
 /// scanning in the direction of `a3` (+$10 down, −$10 up with `d6` = $800 and the caller's XOR 15 of
 /// y). Looks at the sensor's cell and, when that is empty or full, one neighbour (`FindFloor2`).
-pub fn find_floor(
-    s: &mut SonicState,
-    stage: &Stage,
-    x: u16,
-    y: u16,
-    d5: u8,
-    a3: i16,
-    d6: u16,
-    slot: AngleSlot,
-) -> i16 {
+#[inline]
+pub fn find_floor(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
+    let Scan { d5, a3, d6, slot } = scan;
     let w = stage.block_word_at(x, y);
     let r = (y & 15) as i16;
     match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
@@ -91,30 +139,22 @@ pub fn find_floor(
         Some(h) if h < 0 => {
             if r + h < 0 {
                 // loc_1E86A: the cell is full from this side: the surface is in the previous cell.
-                return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), d5, d6, slot)
-                    .wrapping_sub(16);
+                return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), scan).wrapping_sub(16);
             }
         }
         Some(h) if h as u8 == 0x10 => {
-            return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), d5, d6, slot)
-                .wrapping_sub(16);
+            return find_floor2(s, stage, x, y.wrapping_sub(a3 as u16), scan).wrapping_sub(16);
         }
         Some(h) => return 15 - (r + h),
     }
     // loc_1E7E2: empty (or no height here): look in the next cell.
-    find_floor2(s, stage, x, y.wrapping_add(a3 as u16), d5, d6, slot).wrapping_add(16)
+    find_floor2(s, stage, x, y.wrapping_add(a3 as u16), scan).wrapping_add(16)
 }
 
 /// `FindFloor2` (s2.asm L43502–43580): the second cell of a vertical scan.
-pub fn find_floor2(
-    s: &mut SonicState,
-    stage: &Stage,
-    x: u16,
-    y: u16,
-    d5: u8,
-    d6: u16,
-    slot: AngleSlot,
-) -> i16 {
+#[inline]
+pub fn find_floor2(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
+    let Scan { d5, d6, slot, .. } = scan;
     let w = stage.block_word_at(x, y);
     let r = (y & 15) as i16;
     match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
@@ -131,45 +171,30 @@ pub fn find_floor2(
 
 /// `FindWall` (s2.asm L43666–43752): horizontal distance from the sensor at (x, y), scanning in the
 /// direction of `a3` (+$10 right, −$10 left with `d6` = $400 and the caller's XOR 15 of x).
-pub fn find_wall(
-    s: &mut SonicState,
-    stage: &Stage,
-    x: u16,
-    y: u16,
-    d5: u8,
-    a3: i16,
-    d6: u16,
-    slot: AngleSlot,
-) -> i16 {
+#[inline]
+pub fn find_wall(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
+    let Scan { d5, a3, d6, slot } = scan;
     let w = stage.block_word_at(x, y);
     let r = (x & 15) as i16;
     match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
         None | Some(0) => {}
         Some(h) if h < 0 => {
             if r + h < 0 {
-                return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, d5, d6, slot)
-                    .wrapping_sub(16);
+                return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, scan).wrapping_sub(16);
             }
         }
         Some(h) if h as u8 == 0x10 => {
-            return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, d5, d6, slot)
-                .wrapping_sub(16);
+            return find_wall2(s, stage, x.wrapping_sub(a3 as u16), y, scan).wrapping_sub(16);
         }
         Some(h) => return 15 - (r + h),
     }
-    find_wall2(s, stage, x.wrapping_add(a3 as u16), y, d5, d6, slot).wrapping_add(16)
+    find_wall2(s, stage, x.wrapping_add(a3 as u16), y, scan).wrapping_add(16)
 }
 
 /// `FindWall2` (s2.asm L43754–43840): the second cell of a horizontal scan.
-pub fn find_wall2(
-    s: &mut SonicState,
-    stage: &Stage,
-    x: u16,
-    y: u16,
-    d5: u8,
-    d6: u16,
-    slot: AngleSlot,
-) -> i16 {
+#[inline]
+pub fn find_wall2(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
+    let Scan { d5, d6, slot, .. } = scan;
     let w = stage.block_word_at(x, y);
     let r = (x & 15) as i16;
     match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
@@ -233,52 +258,57 @@ fn ext(b: u8) -> u16 {
 
 /// `Sonic_CheckFloor` (s2.asm L44036–44078): both feet, (x ± x_radius, y + y_radius), scanning down
 /// with d5 = `top_solid_bit`; no preset of the angle bytes. Odd angle → 0.
+#[inline]
 pub fn sonic_check_floor(s: &mut SonicState, stage: &Stage) -> Pair {
     let d5 = s.top_solid_bit;
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
-    let d0 = find_floor(s, stage, xr, y, d5, 0x10, 0, AngleSlot::Primary);
-    let d1 = find_floor(s, stage, xl, y, d5, 0x10, 0, AngleSlot::Secondary);
+    let d0 = find_floor(s, stage, xr, y, Scan::down(d5, AngleSlot::Primary));
+    let d1 = find_floor(s, stage, xl, y, Scan::down(d5, AngleSlot::Secondary));
     pick_nearer(s, d0, d1, 0x00)
 }
 
 /// `Sonic_CheckCeiling` (s2.asm L44367–44406): both sides of the head, (x ± x_radius, y − y_radius),
 /// scanning up with the caller's d5 (the in-cell y is flipped with XOR 15 before the scan). Odd
 /// angle → $80.
+#[inline]
 pub fn sonic_check_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
     let y = s.y_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
-    let d0 = find_floor(s, stage, xr, y, d5, -0x10, 0x800, AngleSlot::Primary);
-    let d1 = find_floor(s, stage, xl, y, d5, -0x10, 0x800, AngleSlot::Secondary);
+    let d0 = find_floor(s, stage, xr, y, Scan::up(d5, AngleSlot::Primary));
+    let d1 = find_floor(s, stage, xl, y, Scan::up(d5, AngleSlot::Secondary));
     pick_nearer(s, d0, d1, 0x80)
 }
 
 /// `CheckLeftCeilingDist` (s2.asm L44476–44515): the two ceiling sensors when walking on a left wall
 /// (unreachable on flat stages; here for completeness).
+#[inline]
 pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
     let x = s.x_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
     let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
-    let d0 = find_wall(s, stage, x, y1, d5, -0x10, 0x400, AngleSlot::Primary);
-    let d1 = find_wall(s, stage, x, y2, d5, -0x10, 0x400, AngleSlot::Secondary);
+    let d0 = find_wall(s, stage, x, y1, Scan::left(d5, AngleSlot::Primary));
+    let d1 = find_wall(s, stage, x, y2, Scan::left(d5, AngleSlot::Secondary));
     pick_nearer(s, d0, d1, 0x40)
 }
 
 /// `CheckRightCeilingDist` (s2.asm L44270–44310): the two ceiling sensors when walking on a right wall
 /// (unreachable on flat stages).
+#[inline]
 pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
     let x = s.x_pos.wrapping_add(ext(s.y_radius));
     let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
     let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
-    let d0 = find_wall(s, stage, x, y1, d5, 0x10, 0, AngleSlot::Primary);
-    let d1 = find_wall(s, stage, x, y2, d5, 0x10, 0, AngleSlot::Secondary);
+    let d0 = find_wall(s, stage, x, y1, Scan::right(d5, AngleSlot::Primary));
+    let d1 = find_wall(s, stage, x, y2, Scan::right(d5, AngleSlot::Secondary));
     pick_nearer(s, d0, d1, 0xC0)
 }
 
 /// `CheckRightWallDist(_Part2)` (s2.asm L44326–44338): one sensor at (x + $A, y) scanning right.
 /// Returns (distance, angle; odd → $C0).
+#[inline]
 pub fn check_right_wall_dist_part2(
     s: &mut SonicState,
     stage: &Stage,
@@ -291,15 +321,13 @@ pub fn check_right_wall_dist_part2(
         stage,
         x.wrapping_add(0xA),
         y,
-        d5,
-        0x10,
-        0,
-        AngleSlot::Primary,
+        Scan::right(d5, AngleSlot::Primary),
     );
     (d1, primary_or(s, 0xC0))
 }
 
 /// `CheckRightWallDist`: [`check_right_wall_dist_part2`] at Sonic's centre.
+#[inline]
 pub fn check_right_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
     let (x, y) = (s.x_pos, s.y_pos);
     check_right_wall_dist_part2(s, stage, x, y, d5)
@@ -307,6 +335,7 @@ pub fn check_right_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16,
 
 /// `CheckLeftWallDist(_Part2)` (s2.asm L44517–44530): one sensor at ((x − $A) XOR $F, y) scanning
 /// left. Returns (distance, angle; odd → $40).
+#[inline]
 pub fn check_left_wall_dist_part2(
     s: &mut SonicState,
     stage: &Stage,
@@ -319,21 +348,20 @@ pub fn check_left_wall_dist_part2(
         stage,
         x.wrapping_sub(0xA) ^ 0xF,
         y,
-        d5,
-        -0x10,
-        0x400,
-        AngleSlot::Primary,
+        Scan::left(d5, AngleSlot::Primary),
     );
     (d1, primary_or(s, 0x40))
 }
 
 /// `CheckLeftWallDist`: [`check_left_wall_dist_part2`] at Sonic's centre.
+#[inline]
 pub fn check_left_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
     let (x, y) = (s.x_pos, s.y_pos);
     check_left_wall_dist_part2(s, stage, x, y, d5)
 }
 
 /// `CheckFloorDist_Part2` (s2.asm L44083–44096): one sensor at (x, y + $A) scanning down.
+#[inline]
 pub fn check_floor_dist_part2(
     s: &mut SonicState,
     stage: &Stage,
@@ -346,15 +374,13 @@ pub fn check_floor_dist_part2(
         stage,
         x,
         y.wrapping_add(0xA),
-        d5,
-        0x10,
-        0,
-        AngleSlot::Primary,
+        Scan::down(d5, AngleSlot::Primary),
     );
     (d1, primary_or(s, 0x00))
 }
 
 /// `CheckCeilingDist_Part2` (s2.asm L44409–44420): one sensor at (x, (y − $A) XOR $F) scanning up.
+#[inline]
 pub fn check_ceiling_dist_part2(
     s: &mut SonicState,
     stage: &Stage,
@@ -367,10 +393,7 @@ pub fn check_ceiling_dist_part2(
         stage,
         x,
         y.wrapping_sub(0xA) ^ 0xF,
-        d5,
-        -0x10,
-        0x800,
-        AngleSlot::Primary,
+        Scan::up(d5, AngleSlot::Primary),
     );
     (d1, primary_or(s, 0x80))
 }
@@ -379,6 +402,7 @@ pub fn check_ceiling_dist_part2(
 /// Sonic will have after this frame's move (x32/y32 + velocity << 8). Presets both angle bytes to
 /// `a`. The quadrant rounds the way `AnglePos` does; for the side quadrants the probe is 8 px lower
 /// when `a & $38` = 0, which on flat ground (a = $40 or $C0) is always: the wall sensor sits at y + 8.
+#[inline]
 pub fn calc_room_in_front(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
     let d5 = s.lrb_solid_bit;
     let x = (s.x32().wrapping_add(((s.x_vel as i32) << 8) as u32) >> 16) as u16;
@@ -420,6 +444,7 @@ pub fn quadrant_rounded(a: u8) -> u8 {
 /// `CalcRoomOverHead` (s2.asm L44009–44034): room above Sonic in direction `a` (the jump check uses
 /// angle + $80). Presets both angle bytes to `a`; quadrant (a + $20) & $C0: $80 → `Sonic_CheckCeiling`,
 /// $40/$C0 → the wall-walking ceiling checks, $00 falls through into `Sonic_CheckFloor`.
+#[inline]
 pub fn calc_room_over_head(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
     let d5 = s.lrb_solid_bit;
     s.primary_angle = a;
@@ -434,14 +459,16 @@ pub fn calc_room_over_head(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
 
 /// `ChkFloorEdge_Part2` (s2.asm L44146–44168): one sensor at (x, y + y_radius) scanning down, with
 /// `Primary_Angle` preset to 0. Returns the distance.
+#[inline]
 pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &Stage, x: u16) -> i16 {
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     s.primary_angle = 0;
     let d5 = s.top_solid_bit;
-    find_floor(s, stage, x, y, d5, 0x10, 0, AngleSlot::Primary)
+    find_floor(s, stage, x, y, Scan::down(d5, AngleSlot::Primary))
 }
 
 /// `ChkFloorEdge` (s2.asm L44144): [`chk_floor_edge_part2`] under Sonic's centre.
+#[inline]
 pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
     let x = s.x_pos;
     chk_floor_edge_part2(s, stage, x)
@@ -459,6 +486,7 @@ pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
 /// the ground (every landing and snap takes the odd angle $FF as "keep cardinal"). The wall and
 /// ceiling quadrants (`Sonic_WalkVertL`, `Sonic_WalkCeiling`, `Sonic_WalkVertR`) are not modelled;
 /// a state with a non-floor ground angle is treated with the floor sensors.
+#[inline]
 pub fn anglepos(s: &mut SonicState, stage: &Stage) {
     let d5 = s.top_solid_bit;
     if s.has(status::ON_OBJECT) {
@@ -471,8 +499,8 @@ pub fn anglepos(s: &mut SonicState, stage: &Stage) {
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
-    let d_right = find_floor(s, stage, xr, y, d5, 0x10, 0, AngleSlot::Primary);
-    let d_left = find_floor(s, stage, xl, y, d5, 0x10, 0, AngleSlot::Secondary);
+    let d_right = find_floor(s, stage, xr, y, Scan::down(d5, AngleSlot::Primary));
+    let d_left = find_floor(s, stage, xl, y, Scan::down(d5, AngleSlot::Secondary));
     let d1 = sonic_angle(s, d_right, d_left);
     if d1 == 0 {
         return;
@@ -491,13 +519,11 @@ pub fn anglepos(s: &mut SonicState, stage: &Stage) {
         lim = 0xE;
     }
     // cmp.b d0,d1 / bgt: signed byte compare of the distance's low byte.
-    if (d1 as u8 as i8) > lim as i8 {
-        if s.stick_to_convex == 0 {
-            s.set(status::IN_AIR);
-            s.clear(status::PUSHING);
-            s.prev_anim = crate::state::anim::RUN;
-            return;
-        }
+    if (d1 as u8 as i8) > lim as i8 && s.stick_to_convex == 0 {
+        s.set(status::IN_AIR);
+        s.clear(status::PUSHING);
+        s.prev_anim = crate::state::anim::RUN;
+        return;
     }
     s.y_pos = s.y_pos.wrapping_add(d1 as u16);
 }
@@ -506,6 +532,7 @@ pub fn anglepos(s: &mut SonicState, stage: &Stage) {
 /// set `angle` from its angle byte: an odd byte keeps the cardinal angle ((angle + $20) & $C0), an
 /// even one within $20 of the current angle is taken, a farther one snaps to the cardinal angle.
 /// Returns the chosen distance.
+#[inline]
 pub fn sonic_angle(s: &mut SonicState, d0_right: i16, d1_left: i16) -> i16 {
     let (d1, a) = if d1_left <= d0_right {
         (d1_left, s.secondary_angle)
@@ -559,7 +586,7 @@ mod tests {
         let mut s = SonicState::default();
         // In row 42 (empty), below solid: 15 − r. y = 42·16 + 4 = 676 → 11.
         assert_eq!(
-            find_floor(&mut s, &st, 50, 676, 0xC, 0x10, 0, AngleSlot::Primary),
+            find_floor(&mut s, &st, 50, 676, Scan::down(0xC, AngleSlot::Primary)),
             11
         );
         // Empty and below empty: 31 − r (row 41, r = 4), angle untouched.
@@ -570,10 +597,7 @@ mod tests {
                 &st,
                 50,
                 41 * 16 + 4,
-                0xC,
-                0x10,
-                0,
-                AngleSlot::Primary
+                Scan::down(0xC, AngleSlot::Primary)
             ),
             27
         );
@@ -585,10 +609,7 @@ mod tests {
                 &st,
                 50,
                 43 * 16 + 2,
-                0xC,
-                0x10,
-                0,
-                AngleSlot::Primary
+                Scan::down(0xC, AngleSlot::Primary)
             ),
             -3
         );
@@ -600,10 +621,7 @@ mod tests {
                 &st,
                 50,
                 44 * 16 + 2,
-                0xC,
-                0x10,
-                0,
-                AngleSlot::Primary
+                Scan::down(0xC, AngleSlot::Primary)
             ),
             -19
         );
@@ -616,46 +634,19 @@ mod tests {
         // Sensor in row 41 below the block at row 40 (x = 160..175): cur empty & above solid → r.
         let y = 41 * 16 + 5;
         assert_eq!(
-            find_floor(
-                &mut s,
-                &st,
-                165,
-                y ^ 0xF,
-                0xD,
-                -0x10,
-                0x800,
-                AngleSlot::Primary
-            ),
+            find_floor(&mut s, &st, 165, y ^ 0xF, Scan::up(0xD, AngleSlot::Primary)),
             5
         );
         // In the block (row 40), below empty: r − 16.
         let y = 40 * 16 + 5;
         assert_eq!(
-            find_floor(
-                &mut s,
-                &st,
-                165,
-                y ^ 0xF,
-                0xD,
-                -0x10,
-                0x800,
-                AngleSlot::Primary
-            ),
+            find_floor(&mut s, &st, 165, y ^ 0xF, Scan::up(0xD, AngleSlot::Primary)),
             5 - 16
         );
         // Nothing above for two cells: r + 16.
         let y = 30 * 16 + 5;
         assert_eq!(
-            find_floor(
-                &mut s,
-                &st,
-                165,
-                y ^ 0xF,
-                0xD,
-                -0x10,
-                0x800,
-                AngleSlot::Primary
-            ),
+            find_floor(&mut s, &st, 165, y ^ 0xF, Scan::up(0xD, AngleSlot::Primary)),
             21
         );
     }
@@ -666,12 +657,12 @@ mod tests {
         let mut s = SonicState::default();
         // Right scan towards the block at x = 160: sensor at x = 150 (cell 9, s = 6): 15 − s = 9.
         assert_eq!(
-            find_wall(&mut s, &st, 150, 645, 0xD, 0x10, 0, AngleSlot::Primary),
+            find_wall(&mut s, &st, 150, 645, Scan::right(0xD, AngleSlot::Primary)),
             9
         );
         // Sensor inside the block at s = 3, nothing right of it: −1 − s.
         assert_eq!(
-            find_wall(&mut s, &st, 163, 645, 0xD, 0x10, 0, AngleSlot::Primary),
+            find_wall(&mut s, &st, 163, 645, Scan::right(0xD, AngleSlot::Primary)),
             -4
         );
         // Left scan from x = 180 (cell 11, s = 4) towards the block's right edge (176): s = 4.
@@ -681,10 +672,7 @@ mod tests {
                 &st,
                 180 ^ 0xF,
                 645,
-                0xD,
-                -0x10,
-                0x400,
-                AngleSlot::Primary
+                Scan::left(0xD, AngleSlot::Primary)
             ),
             4
         );
@@ -695,10 +683,7 @@ mod tests {
                 &st,
                 172 ^ 0xF,
                 645,
-                0xD,
-                -0x10,
-                0x400,
-                AngleSlot::Primary
+                Scan::left(0xD, AngleSlot::Primary)
             ),
             -4
         );

@@ -56,6 +56,7 @@ pub fn object_move_and_fall(s: &mut SonicState) {
 /// Camera_Max_X + $128 + $40 (no boss): unsigned compares, L u> px or R u<= px. At a limit:
 /// x_pos = limit, x_sub = 0, x_vel = inertia = 0. Then, always, the bottom: y_pos (signed) >
 /// Camera_Max_Y + 224 kills Sonic; the caller goes on with its remaining calls.
+#[inline]
 pub fn sonic_level_bound(s: &mut SonicState) {
     let px = (s.x32().wrapping_add(((s.x_vel as i32) << 8) as u32) >> 16) as u16;
     let left = s.camera_min_x.wrapping_add(0x10);
@@ -83,6 +84,7 @@ pub fn sonic_level_bound(s: &mut SonicState) {
 /// `KillCharacter` (s2.asm L85671–85696): routine 6 (dead), uncurl (`Sonic_ResetOnFloor_Part2`,
 /// which also clears in_air and the rest), then in_air, y_vel = −$700, x_vel = inertia = 0, anim
 /// Death. (art_tile's priority bit and the sound are not modelled.)
+#[inline]
 pub fn kill_character(s: &mut SonicState) {
     s.status_secondary = 0;
     s.routine = routine::DEAD;
@@ -95,17 +97,20 @@ pub fn kill_character(s: &mut SonicState) {
 }
 
 /// `ReadJoypads`/`Joypad_Read` (s2.asm L1361–1387) for pad 1: pressed = held AND NOT the previous
-/// held byte.
+/// held byte. Returns (held, pressed).
 #[inline]
-pub fn read_joypad(s: &mut SonicState, held: u8) {
-    s.ctrl_1_pressed = held & !s.ctrl_1_held;
+pub fn read_joypad(s: &mut SonicState, held: u8) -> (u8, u8) {
+    let pressed = held & !s.ctrl_1_held;
     s.ctrl_1_held = held;
+    s.ctrl_1_pressed = pressed;
+    (held, pressed)
 }
 
 /// One level frame of Sonic: the V-int pad read with `held` (the buttons of this script frame, see
 /// [`crate::state::buttons`]), then `Obj01` (s2.asm L36156) dispatching on `routine`.
+#[inline]
 pub fn step(s: &mut SonicState, stage: &Stage, held: u8) {
-    read_joypad(s, held);
+    let (held, pressed) = read_joypad(s, held);
     match s.routine {
         routine::INIT | routine::CONTROL => {
             // Obj01_Init falls through into Obj01_Control; its setup (radii, speeds) is what
@@ -113,7 +118,13 @@ pub fn step(s: &mut SonicState, stage: &Stage, held: u8) {
             if s.routine == routine::INIT {
                 s.routine = routine::CONTROL;
             }
-            obj01_control(s, stage);
+            // Obj01_Control's copy of Ctrl_1 to Ctrl_1_Logical, from the values just read (the
+            // same bytes; passing them on avoids a store-to-load round trip in the hot path).
+            if !s.control_locked {
+                s.ctrl_held = held;
+                s.ctrl_pressed = pressed;
+            }
+            obj01_control_modes(s, stage);
         }
         routine::DEAD => obj01_dead(s),
         _ => {
@@ -123,12 +134,22 @@ pub fn step(s: &mut SonicState, stage: &Stage, held: u8) {
     }
 }
 
-/// `Obj01_Control` (s2.asm L36223–36260).
+/// `Obj01_Control` (s2.asm L36223–36260): the copy of `Ctrl_1` to `Ctrl_1_Logical` (unless
+/// `Control_Locked`), then [`obj01_control_modes`].
+#[inline]
 pub fn obj01_control(s: &mut SonicState, stage: &Stage) {
     if !s.control_locked {
         s.ctrl_held = s.ctrl_1_held;
         s.ctrl_pressed = s.ctrl_1_pressed;
     }
+    obj01_control_modes(s, stage);
+}
+
+/// The rest of `Obj01_Control` (s2.asm L36236–36260): the mode routine chosen by status bits 1–2
+/// (unless `obj_control` bit 0), the invulnerability countdown, the tilt copies
+/// (`next_tilt` ← `Primary_Angle`, `tilt` ← `Secondary_Angle`, every frame) and `Sonic_Animate`.
+#[inline]
+pub fn obj01_control_modes(s: &mut SonicState, stage: &Stage) {
     if s.obj_control & 1 == 0 {
         match s.status & (status::IN_AIR | status::ROLLING) {
             0 => obj01_mdnormal_checks(s, stage),
@@ -154,6 +175,7 @@ pub fn obj01_control(s: &mut SonicState, stage: &Stage) {
 /// Camera_Max_Y + $100 the routine becomes 8 (gone); then move and fall and animate. The reference
 /// runs stop at the frame Sonic dies, so this is never compared; lives and the game-over objects are
 /// not modelled.
+#[inline]
 pub fn obj01_dead(s: &mut SonicState) {
     s.spindash_flag = 0;
     let line = s.camera_max_y.wrapping_add(0x100) as i16;

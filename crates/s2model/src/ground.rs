@@ -18,6 +18,7 @@ use crate::{collision::anglepos, roll::sonic_roll, spindash::sonic_check_spindas
 /// game's non-fixBugs build the skip label is the final `rts`, so `LevelBound`, `ObjectMove` and
 /// `AnglePos` are skipped too (spec §8.2). Holding a direction or button at Wait ≥ $1E turns the
 /// animation to Blink, or to GetUp from anim_frame $AC on, and skips the frame.
+#[inline]
 pub fn obj01_mdnormal_checks(s: &mut SonicState, stage: &Stage) {
     if s.ctrl_pressed & buttons::ABC == 0 {
         if s.anim == anim::BLINK || s.anim == anim::GET_UP {
@@ -40,6 +41,7 @@ pub fn obj01_mdnormal_checks(s: &mut SonicState, stage: &Stage) {
 /// `Obj01_MdNormal` (s2.asm L36469–36482): spin dash, jump (either may end the routine: the game pops
 /// its return address), slope resistance, walking, rolling, level bounds, move, floor snap, slope
 /// repel.
+#[inline]
 pub fn obj01_mdnormal(s: &mut SonicState, stage: &Stage) {
     if sonic_check_spindash(s, stage) == Flow::Pop {
         return;
@@ -57,6 +59,7 @@ pub fn obj01_mdnormal(s: &mut SonicState, stage: &Stage) {
 }
 
 /// `Sonic_Move` (s2.asm L36551–36836): walking on the ground.
+#[inline]
 pub fn sonic_move(s: &mut SonicState, stage: &Stage) {
     let top = s.top_speed as i16;
     let acc = s.acceleration as i16;
@@ -104,6 +107,7 @@ enum AfterBalance {
 /// edge on the side Sonic faces gives Balance (6), the other side Balance3 ($1D). A second probe 6 px
 /// back from the edge (x − 6 for the right foot, x + 6 for the left) that also finds no floor within
 /// 12 px upgrades to Balance2 ($0C) or Balance4 ($1E), and Balance4 turns Sonic to face the edge.
+#[inline]
 fn sonic_balance(s: &mut SonicState, stage: &Stage) -> AfterBalance {
     if chk_floor_edge(s, stage) < 0xC {
         return AfterBalance::Lookup;
@@ -148,6 +152,7 @@ fn sonic_balance(s: &mut SonicState, stage: &Stage) -> AfterBalance {
 /// `Sonic_Lookup` / `Sonic_Duck` (s2.asm L36724–36751): Up or Down while standing still. The look
 /// delay counts to $78; after that the camera bias moves 2 per frame to $C8 (up) or 8 (down), and
 /// the bias decay is skipped. Before that the bias decays toward $60 (`Obj01_ResetScr_Part2`).
+#[inline]
 fn sonic_lookup(s: &mut SonicState) {
     let (target, step): (u16, u16) = if s.ctrl_held & buttons::UP != 0 {
         s.anim = anim::LOOK_UP;
@@ -171,6 +176,7 @@ fn sonic_lookup(s: &mut SonicState) {
 }
 
 /// `Obj01_ResetScr` (s2.asm L36753–36760): look delay = 0, then the camera bias steps 2 toward $60.
+#[inline]
 fn obj01_reset_scr(s: &mut SonicState) {
     s.look_delay = 0;
     cam_bias_step(s);
@@ -178,6 +184,7 @@ fn obj01_reset_scr(s: &mut SonicState) {
 
 /// `Obj01_UpdateSpeedOnGround` (s2.asm L36762–36787): friction when neither Left nor Right is held:
 /// inertia moves `acc` toward 0 and stops at 0 (the borrow/carry tests of the unsigned add).
+#[inline]
 fn obj01_update_speed_on_ground(s: &mut SonicState, acc: i16) {
     if s.ctrl_held & (buttons::LEFT | buttons::RIGHT) != 0 || s.inertia == 0 {
         return;
@@ -195,6 +202,7 @@ fn obj01_update_speed_on_ground(s: &mut SonicState, acc: i16) {
 
 /// `Obj01_Traction` (s2.asm L36789–36797): ground speed to velocity, x_vel = inertia·cos >> 8,
 /// y_vel = inertia·sin >> 8 (32-bit products, arithmetic shift, low word).
+#[inline]
 pub fn obj01_traction(s: &mut SonicState) {
     let (sin, cos) = calc_sine(s.angle);
     s.x_vel = ((s.inertia as i32 * cos as i32) >> 8) as i16;
@@ -206,6 +214,7 @@ pub fn obj01_traction(s: &mut SonicState) {
 /// `CalcRoomInFront` probes from the position after this frame's move, 8 px below the centre on
 /// flat ground. A negative distance d is added to the velocity as d << 8 so that the following
 /// `ObjectMove` ends exactly touching the wall; pushing is set and inertia cleared.
+#[inline]
 pub fn obj01_check_walls_on_ground(s: &mut SonicState, stage: &Stage) {
     if s.angle.wrapping_add(0x40) & 0x80 != 0 {
         return;
@@ -242,6 +251,7 @@ pub fn obj01_check_walls_on_ground(s: &mut SonicState, stage: &Stage) {
 /// gives −$80. Skid quirk (non-fixBugs): the game overwrites the low byte of the new speed in d0
 /// with (angle + $20) & $C0 before testing it against $400, so the test sees (inertia & $FF00): skid
 /// (anim Stop, face right) iff the new inertia ≥ $400 — the stored inertia is not changed.
+#[inline]
 fn sonic_move_left(s: &mut SonicState, top: i16, acc: i16, dec: i16) {
     let d0 = s.inertia;
     if d0 > 0 {
@@ -283,6 +293,7 @@ fn sonic_move_left(s: &mut SonicState, top: i16, acc: i16, dec: i16) {
 /// Moving left (inertia < 0): brake; a carry (the sum reached or crossed 0) gives +$80 — so from
 /// exactly −$80 the result is +$80, while TurnLeft from +$80 gives 0. Skid iff (new inertia & $FF00)
 /// as a signed word ≤ −$400, i.e. new inertia ≤ −$301.
+#[inline]
 fn sonic_move_right(s: &mut SonicState, top: i16, acc: i16, dec: i16) {
     let d0 = s.inertia;
     if d0 < 0 {
@@ -325,6 +336,7 @@ fn sonic_move_right(s: &mut SonicState, top: i16, acc: i16, dec: i16) {
 /// no move this frame). The radii are always set to standing ($13/9) first — the roll-jump bug: when
 /// Sonic was already rolling only rolljumping is set and the radii stay $13/9 with y unchanged;
 /// otherwise he curls (radii $0E/7, anim Roll, rolling, y += 5).
+#[inline]
 pub fn sonic_jump(s: &mut SonicState, stage: &Stage) -> Flow {
     if s.ctrl_pressed & buttons::ABC == 0 {
         return Flow::Continue;
@@ -361,6 +373,7 @@ pub fn sonic_jump(s: &mut SonicState, stage: &Stage) -> Flow {
 
 /// `Sonic_SlopeResist` (s2.asm L37709–37740): gravity along a slope while walking (no effect at
 /// angle 0, where sin = 0).
+#[inline]
 pub fn sonic_slope_resist(s: &mut SonicState) {
     if s.angle.wrapping_add(0x60) >= 0xC0 {
         return;
@@ -378,6 +391,7 @@ pub fn sonic_slope_resist(s: &mut SonicState) {
 
 /// `Sonic_SlopeRepel` (s2.asm L37781–37812): fall off walls and ceilings when too slow; counts
 /// `move_lock` down. On flat ground (angle 0) it only counts the lock down.
+#[inline]
 pub fn sonic_slope_repel(s: &mut SonicState) {
     if s.stick_to_convex != 0 {
         return;

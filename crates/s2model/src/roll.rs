@@ -11,6 +11,7 @@ use crate::trig::calc_sine;
 /// `Sonic_Roll` (s2.asm L37297–37343): curl up when Down is held without Left/Right at a ground
 /// speed of at least $80 (unsigned |inertia|). Radii $0E/7, anim Roll, y += 5. x_vel for this frame
 /// was already computed from the same inertia by `Obj01_Traction`.
+#[inline]
 pub fn sonic_roll(s: &mut SonicState) {
     if s.status_secondary & 0x80 != 0 {
         return;
@@ -39,6 +40,7 @@ pub fn sonic_roll(s: &mut SonicState) {
 
 /// `Obj01_MdRoll` (s2.asm L36511–36522): rolling on the ground. The jump check is skipped while
 /// `pinball_mode` (the spin dash flag) is set.
+#[inline]
 pub fn obj01_mdroll(s: &mut SonicState, stage: &Stage) {
     if s.spindash_flag == 0 && sonic_jump(s, stage) == Flow::Pop {
         return;
@@ -59,6 +61,7 @@ pub fn obj01_mdroll(s: &mut SonicState, stage: &Stage) {
 /// Friction is acceleration/2 = 6 every frame. At inertia 0 Sonic unrolls: radii $13/9, anim Wait,
 /// y −= 5. Then the camera bias steps, and x_vel = inertia·cos >> 8 clamped to ±$1000
 /// (inertia itself is not clamped), then the wall check.
+#[inline]
 pub fn sonic_roll_speed(s: &mut SonicState, stage: &Stage) {
     let friction = ((s.acceleration as i16) >> 1) as u16;
     const BRAKE: u16 = 0x20;
@@ -123,6 +126,7 @@ pub fn sonic_roll_speed(s: &mut SonicState, stage: &Stage) {
 
 /// `Sonic_RollRepel` (s2.asm L37742–37779): gravity along a slope while rolling, a quarter as strong
 /// uphill (no effect at angle 0).
+#[inline]
 pub fn sonic_roll_repel(s: &mut SonicState) {
     if s.angle.wrapping_add(0x60) >= 0xC0 {
         return;

@@ -21,6 +21,7 @@ pub const SPINDASH_SPEEDS_SUPER: [i16; 9] = [
 /// Charging already: [`sonic_update_spindash`]. Otherwise a new A/B/C press while the animation is
 /// Duck starts the dash: anim Spindash, flag 1, counter 0 (the starting press adds no charge), then
 /// `LevelBound` and `AnglePos` and the mode routine ends (POP). Returns whether it ended.
+#[inline]
 pub fn sonic_check_spindash(s: &mut SonicState, stage: &Stage) -> Flow {
     if s.spindash_flag != 0 {
         sonic_update_spindash(s, stage);
@@ -48,6 +49,7 @@ pub fn sonic_check_spindash(s: &mut SonicState, stage: &Stage) -> Flow {
 /// [`SPINDASH_SPEEDS`] by the counter's high byte (negated facing left), rolling set; the counter is
 /// left as it is and x_vel is not recomputed (movement starts next frame in the roll mode).
 /// Either way: camera bias step, `LevelBound`, `AnglePos`.
+#[inline]
 pub fn sonic_update_spindash(s: &mut SonicState, stage: &Stage) {
     if s.ctrl_held & buttons::DOWN != 0 {
         // Sonic_ChargingSpindash

@@ -88,7 +88,7 @@ impl Stage {
             &[CellRect {
                 x: x0,
                 y: top_row,
-                w: x1 - x0,
+                w: x1.saturating_sub(x0),
                 h: cells_thick,
             }],
         )

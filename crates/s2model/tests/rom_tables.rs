@@ -120,13 +120,13 @@ fn sha1_known_answer() {
 #[test]
 fn sine_table_matches_rom() {
     let Some((rom, rev)) = rom() else { return };
-    for i in 0..SINE_WORDS {
+    assert_eq!(SINE_DATA.len(), SINE_WORDS);
+    for (i, &model) in SINE_DATA.iter().enumerate() {
         let o = rev.sine_data + 2 * i;
         let word = i16::from_be_bytes([rom[o], rom[o + 1]]);
         assert_eq!(
-            SINE_DATA[i], word,
-            "Sine_Data[{i:#x}] at ROM {o:#x}: model {}, ROM {word}",
-            SINE_DATA[i]
+            model, word,
+            "Sine_Data[{i:#x}] at ROM {o:#x}: model {model}, ROM {word}"
         );
     }
 }
@@ -134,12 +134,13 @@ fn sine_table_matches_rom() {
 #[test]
 fn angle_table_matches_rom() {
     let Some((rom, rev)) = rom() else { return };
-    for i in 0..ANGLE_BYTES {
+    assert_eq!(ANGLE_DATA.len(), ANGLE_BYTES);
+    for (i, &model) in ANGLE_DATA.iter().enumerate() {
         let o = rev.angle_data + i;
         assert_eq!(
-            ANGLE_DATA[i], rom[o],
-            "Angle_Data[{i}] at ROM {o:#x}: model {}, ROM {}",
-            ANGLE_DATA[i], rom[o]
+            model, rom[o],
+            "Angle_Data[{i}] at ROM {o:#x}: model {model}, ROM {}",
+            rom[o]
         );
     }
 }

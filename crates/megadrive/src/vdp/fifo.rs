@@ -154,17 +154,22 @@ mod tests {
             ..Fifo::default()
         };
         let mut resume = 0;
-        for _ in 0..4 {
+        for i in 0..4 {
             resume = f.schedule(0, 0, true);
             f.push(0);
             assert_eq!(resume, 0);
+            if i == 0 {
+                // VRAM writes take two slots each: the first leaves at the second slot.
+                assert_eq!(f.drain_at[0], SLOTS_H40[1] as u64);
+            }
         }
         assert!(f.is_full_at(0));
         assert!(!f.is_empty_at(0));
         let r = f.schedule(resume, 0, true);
-        assert!(r > 0, "fifth write waits for a slot");
-        // VRAM writes take two slots each: the first leaves at the second slot.
-        assert_eq!(f.drain_at[0], SLOTS_H40[1] as u64);
+        assert_eq!(
+            r, SLOTS_H40[1] as u64,
+            "fifth write waits for the oldest entry"
+        );
     }
 
     #[test]

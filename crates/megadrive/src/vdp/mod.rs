@@ -331,14 +331,10 @@ impl Vdp {
         let old = self.regs[reg];
         self.regs[reg] = value;
         match reg {
-            0 => {
-                if (old ^ value) & 2 != 0 && self.mode5() {
-                    self.hv_latch = if value & 2 != 0 {
-                        self.hv_latch = 0;
-                        self.hv_counter(now) as u32 | 0x1_0000
-                    } else {
-                        0
-                    };
+            0 if (old ^ value) & 2 != 0 && self.mode5() => {
+                self.hv_latch = 0;
+                if value & 2 != 0 {
+                    self.hv_latch = self.hv_counter(now) as u32 | 0x1_0000;
                 }
             }
             1 => {

@@ -1,0 +1,531 @@
+| The scenes. Each has a setup (run once, in the V-blank where the scene starts, display
+| off) and a per-frame routine (run in every later V-blank, d0.l = frames since the scene
+| started). The order here is the order on screen; crates/testrom/goldens/manifest.json
+| names them with the same numbers.
+
+        .equ    NUM_SCENES, 11
+
+scene_setups:
+        dc.l    sc_planes_setup         | 0
+        dc.l    sc_linescroll_setup     | 1
+        dc.l    sc_cellscroll_setup     | 2
+        dc.l    sc_window_lt_setup      | 3
+        dc.l    sc_window_rb_setup      | 4
+        dc.l    sc_sprites_setup        | 5
+        dc.l    sc_shadow_setup         | 6
+        dc.l    sc_h32_setup            | 7
+        dc.l    sc_dma_setup            | 8
+        dc.l    sc_raster_setup         | 9
+        dc.l    sc_pad_setup            | 10
+scene_frames:
+        dc.l    sc_planes_frame
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    frame_none
+        dc.l    sc_pad_frame
+
+frame_none:
+        rts
+
+| Common start of every setup: back to the default VDP state with the display off, every
+| table cleared, palettes and patterns rewritten (the DMA scene changes both), and an empty
+| sprite list.
+scene_begin:
+        move.w  #0x2700, sr         | the raster scene's interrupts must not see half a change
+        clr.b   hint_active
+        VDPREG  0, 0x04
+        move.w  #0x2000, sr
+        bsr     load_regs
+        bsr     clear_tables
+        bsr     load_palettes
+        bsr     gen_tiles
+        bsr     spr_reset
+        rts
+
+| The standard pair of planes: B a field of solid tiles in all four palettes (low
+| priority), A the gradient/digit/frame mix with transparent cells, flips and a few
+| high-priority cells.
+std_planes:
+        move.w  #VRAM_PLANE_B, d0
+        lea     table_b, a1
+        moveq   #1, d2
+        moveq   #3, d3
+        bsr     fill_plane
+        move.w  #VRAM_PLANE_A, d0
+        lea     table_a, a1
+        moveq   #3, d2
+        moveq   #5, d3
+        bsr     fill_plane
+        rts
+
+| Writes the full-screen scroll values: d1 = plane A H, d2 = plane B H, d3 = plane A V,
+| d4 = plane B V.
+set_full_scroll:
+        VRAM_W  VRAM_HSCROLL
+        move.w  d1, VDP_DATA
+        move.w  d2, VDP_DATA
+        VSRAM_W 0
+        move.w  d3, VDP_DATA
+        move.w  d4, VDP_DATA
+        rts
+
+| ---------------------------------------------------------------------------------------
+| Scene 0, planes and full-screen scroll. Checks: name-table fetch for 64x32 planes,
+| pattern decoding with H/V flips and palettes, plane A over plane B, high-priority cells,
+| transparency to the backdrop, and full-screen H and V scroll of both planes (moving:
+| A by (3t, 2t), B by (-t, -t/2) pixels, so two goldens in this scene also check that our
+| frame N is GPGX's frame N).
+sc_planes_setup:
+        bsr     scene_begin
+        bsr     std_planes
+        bra     display_on
+
+sc_planes_frame:
+        move.w  d0, d1
+        mulu.w  #3, d1
+        move.w  d0, d2
+        neg.w   d2
+        move.w  d0, d3
+        add.w   d3, d3
+        move.w  d0, d4
+        asr.w   #1, d4
+        neg.w   d4
+        bra     set_full_scroll
+
+| Shared by scenes 1 and 2: a per-line H-scroll table (A: a 64-pixel sawtooth offset by
+| -32, B: -line/2) and a two-cell V-scroll table (A: 5i - 20, B: 3 (i mod 4) - i) for the 20
+| columns of H40.
+scroll_tables:
+        VRAM_W  VRAM_HSCROLL
+        lea     VDP_DATA, a0
+        moveq   #0, d0              | line
+1:      move.w  d0, d1
+        mulu.w  #3, d1
+        andi.w  #63, d1
+        subi.w  #32, d1
+        move.w  d1, (a0)
+        move.w  d0, d1
+        lsr.w   #1, d1
+        neg.w   d1
+        move.w  d1, (a0)
+        addq.w  #1, d0
+        cmpi.w  #224, d0
+        bne.s   1b
+        VSRAM_W 0
+        moveq   #0, d0              | column pair
+2:      move.w  d0, d1
+        mulu.w  #5, d1
+        subi.w  #20, d1
+        move.w  d1, (a0)
+        move.w  d0, d1
+        andi.w  #3, d1
+        mulu.w  #3, d1
+        sub.w   d0, d1
+        move.w  d1, (a0)
+        addq.w  #1, d0
+        cmpi.w  #20, d0
+        bne.s   2b
+        rts
+
+| Scene 1, per-line H-scroll with per-two-cell V-scroll (reg 11 = $07). Checks: one
+| H-scroll entry pair per line, a V-scroll entry per 16-pixel column, and the partly
+| visible leftmost column that fine H-scroll exposes under column V-scroll.
+sc_linescroll_setup:
+        bsr     scene_begin
+        bsr     std_planes
+        bsr     scroll_tables
+        VDPREG  11, 0x07
+        bra     display_on
+
+| Scene 2, per-cell H-scroll (reg 11 = $02) over the same per-line table, full-screen
+| V-scroll. Checks: only the entry of each 8-line band's first line is used.
+sc_cellscroll_setup:
+        bsr     scene_begin
+        bsr     std_planes
+        bsr     scroll_tables
+        moveq   #0, d1
+        moveq   #0, d2
+        moveq   #4, d3
+        moveq   #-4, d4
+        bsr     set_full_scroll_v_only
+        VDPREG  11, 0x02
+        bra     display_on
+
+set_full_scroll_v_only:
+        VSRAM_W 0
+        move.w  d3, VDP_DATA
+        move.w  d4, VDP_DATA
+        rts
+
+| Window content shared by scenes 3 and 4.
+window_fill:
+        move.w  #VRAM_WINDOW, d0
+        lea     table_w, a1
+        moveq   #1, d2
+        moveq   #7, d3
+        bra     fill_plane
+
+| Scene 3, window at the left (10 cells, reg 17 = $05) and top (4 rows, reg 18 = $04).
+| Plane A is scrolled by (5, 3) pixels. Checks: the window replaces plane A in the union of
+| both regions, ignores scroll, and the column after a left window with an H-scroll that
+| is not a multiple of 16 (the hardware fetches it wrongly; GPGX models this).
+sc_window_lt_setup:
+        bsr     scene_begin
+        bsr     std_planes
+        bsr     window_fill
+        moveq   #5, d1
+        moveq   #-6, d2
+        moveq   #3, d3
+        moveq   #0, d4
+        bsr     set_full_scroll
+        VDPREG  17, 0x05
+        VDPREG  18, 0x04
+        bra     display_on
+
+| Scene 4, window at the right (from cell 24, reg 17 = $8C) and bottom (from row 18,
+| reg 18 = $92). Same planes and scroll as scene 3.
+sc_window_rb_setup:
+        bsr     scene_begin
+        bsr     std_planes
+        bsr     window_fill
+        moveq   #5, d1
+        moveq   #-6, d2
+        moveq   #3, d3
+        moveq   #0, d4
+        bsr     set_full_scroll
+        VDPREG  17, 0x8C
+        VDPREG  18, 0x92
+        bra     display_on
+
+| Appends sprites from a list of (y, size, attribute, x) records ended by y = $7FFF.
+spr_list:
+        movem.l d0-d3/a0, -(sp)
+1:      move.w  (a0)+, d0
+        cmpi.w  #0x7FFF, d0
+        beq.s   2f
+        move.w  (a0)+, d1
+        move.w  (a0)+, d2
+        move.w  (a0)+, d3
+        bsr     spr_add
+        bra.s   1b
+2:      movem.l (sp)+, d0-d3/a0
+        rts
+
+| Scene 5, sprites in H40. Plane B is the solid field; plane A is empty except a
+| high-priority band of diagonal stripes over x = 144..175. Rows, top to bottom:
+| - y 8 and 32: all 16 sizes, each flip combination, four palettes, priority 0 then 1
+|   (cells are column-major and flips mirror the whole sprite, not each cell);
+| - y 72: 22 sprites on one line: only the first 20 in link order are drawn;
+| - y 88: 13 sprites 42 cells wide in all: drawing stops at 320 pixels (dot overflow),
+|   mid-way through the last sprite;
+| - y 104: overlapping sprites: the earlier one in the list wins even against a later
+|   sprite with the priority bit, also where the earlier one is behind the plane band;
+| - y 128: an x = 0 sprite after a visible sprite masks the later sprites of its lines;
+| - y 144: an x = 0 sprite that is the first on its lines;
+| - y 168 / 188: 4x2 sprites across the band at priority 0 and 1;
+| - y 210: sprites clipped by the left and right screen edges, and an unlinked sprite
+|   that must not be drawn.
+| The links jump around the table (slot = 7n mod 80), so only a VDP that follows the link
+| chain gets the order right.
+sc_sprites_setup:
+        bsr     scene_begin
+        move.w  #VRAM_PLANE_B, d0
+        lea     table_b, a1
+        moveq   #1, d2
+        moveq   #3, d3
+        bsr     fill_plane
+        move.w  #VRAM_PLANE_A, d0
+        moveq   #18, d1
+        moveq   #0, d2
+        moveq   #4, d3
+        moveq   #32, d4
+        move.w  #T_DIAG + PAL1 + PRI, d5
+        bsr     fill_rect
+
+        lea     sprites_rows12, a0
+        bsr     spr_list
+        | y 72: 22 1x1 sprites, x = 4 + 14k, digits, palette k mod 4.
+        moveq   #0, d5
+1:      moveq   #72, d0
+        moveq   #0, d1
+        move.w  d5, d2
+        andi.w  #15, d2
+        addi.w  #T_DIGBOX, d2
+        move.w  d5, d3
+        andi.w  #3, d3
+        ror.w   #3, d3              | palette bits 14-13
+        or.w    d3, d2
+        move.w  d5, d3
+        mulu.w  #14, d3
+        addq.w  #4, d3
+        bsr     spr_add
+        addq.w  #1, d5
+        cmpi.w  #22, d5
+        bne.s   1b
+        | y 88: ten 3x1 sprites at x = 10k, then three 4x1.
+        moveq   #0, d5
+2:      moveq   #88, d0
+        SIZE    3, 1
+        move.w  d5, d2
+        addi.w  #T_DIGBOX + PAL1, d2
+        move.w  d5, d3
+        mulu.w  #10, d3
+        bsr     spr_add
+        addq.w  #1, d5
+        cmpi.w  #10, d5
+        bne.s   2b
+        lea     sprites_rest, a0
+        bsr     spr_list
+        | The ghost: slot 45 is where sprite n = 75 would go, far past the chain's end.
+        move.w  #210, d0
+        SIZE    4, 1
+        move.w  #T_DIGBOX + PAL3 + PRI, d2
+        moveq   #40, d3
+        moveq   #45, d4
+        bsr     spr_put_unlinked
+        bsr     spr_upload
+        bra     display_on
+
+| Scene 6, shadow/highlight (reg 12 bit 3). Plane B: the solid field at low priority
+| (shadowed) with high-priority white rows 20-27 (normal). Plane A: a checker at cells
+| 20-39, high priority in rows 4-11 (normal), low in rows 12-19 (shadowed). Sprites of
+| palette 3 colour 14 (highlight) and 15 (shadow) act as operators on what is beneath
+| them, at both sprite priorities, over each kind of plane pixel; normal sprites of
+| palettes 2 and 3 (palette 3's digits contain colour 15, an operator) and a normal
+| sprite beneath an earlier operator sprite. Checks GPGX's shadow/highlight table.
+sc_shadow_setup:
+        bsr     scene_begin
+        move.w  #VRAM_PLANE_B, d0
+        lea     table_b, a1
+        moveq   #1, d2
+        moveq   #3, d3
+        bsr     fill_plane
+        moveq   #0, d1
+        moveq   #20, d2
+        moveq   #40, d3
+        moveq   #8, d4
+        move.w  #7 + PRI, d5
+        bsr     fill_rect
+        move.w  #VRAM_PLANE_A, d0
+        moveq   #20, d1
+        moveq   #4, d2
+        moveq   #20, d3
+        moveq   #8, d4
+        move.w  #T_CHECK + PAL1 + PRI, d5
+        bsr     fill_rect
+        moveq   #12, d2
+        move.w  #T_CHECK + PAL1, d5
+        bsr     fill_rect
+        lea     sprites_shadow, a0
+        bsr     spr_list
+        bsr     spr_upload
+        VDPREG  12, 0x89
+        bra     display_on
+
+| Scene 7, H32 (reg 12 = $00): 256-pixel lines, the 32-cell pattern fetch, and the H32
+| sprite limits (16 per line, so 2 of the 18 sprites at y 100 are dropped; 64 in the
+| table, so the list is sequential here).
+sc_h32_setup:
+        bsr     scene_begin
+        move.w  #1, spr_mul
+        bsr     std_planes
+        moveq   #3, d1
+        moveq   #-2, d2
+        moveq   #1, d3
+        moveq   #0, d4
+        bsr     set_full_scroll
+        moveq   #0, d5
+1:      moveq   #100, d0
+        moveq   #0, d1
+        move.w  d5, d2
+        andi.w  #15, d2
+        addi.w  #T_DIGBOX + PAL2, d2
+        move.w  d5, d3
+        mulu.w  #14, d3
+        addq.w  #4, d3
+        bsr     spr_add
+        addq.w  #1, d5
+        cmpi.w  #18, d5
+        bne.s   1b
+        moveq   #40, d0
+        SIZE    4, 4
+        move.w  #T_DIGBOX + HF + PAL1, d2
+        move.w  #200, d3
+        bsr     spr_add
+        bsr     spr_upload
+        VDPREG  12, 0x00
+        bra     display_on
+
+| Writes the long d1 eight times at VRAM d0.w: a whole pattern.
+tile_long:
+        movem.l d0/d2, -(sp)
+        bsr     vram_write_d0
+        moveq   #7, d2
+1:      move.l  d1, VDP_DATA
+        dbra    d2, 1b
+        movem.l (sp)+, d0/d2
+        rts
+
+| Scene 8, DMA. Every kind of transfer, each shown by what it leaves on screen:
+| - 68000 -> CRAM: palette 2 replaced (plane B is drawn in palette 2);
+| - 68000 -> VSRAM: 20 column V-scroll pairs (2-cell V-scroll mode);
+| - 68000 (ROM) -> VRAM: patterns 64-67 and plane A row 2;
+| - 68000 (RAM) -> VRAM: the sprite table from the work-RAM buffer;
+| - VRAM fill: pattern 68 (increment 1, 32 bytes), 70 (increment 2 over a solid pattern)
+|   and 71 (increment 1, 31 bytes, over a solid pattern): which byte of the data word is
+|   used and where the fill starts and stops;
+| - VRAM copy: pattern 64 -> 69, and plane A row 2 -> row 4.
+| Rows 6 and 8 of plane A show patterns 68-71, written by the CPU.
+sc_dma_setup:
+        bsr     scene_begin
+        VDPREG  11, 0x04
+        move.w  #VRAM_PLANE_B, d0
+        lea     table_d, a1
+        moveq   #1, d2
+        moveq   #3, d3
+        bsr     fill_plane
+
+        lea     pal_dma, a0
+        moveq   #16, d1
+        move.l  #0xC0400080, d0     | CRAM write $40 + DMA
+        bsr     dma_68k
+        lea     vsram_dma, a0
+        moveq   #40, d1
+        move.l  #0x40000090, d0     | VSRAM write 0 + DMA
+        bsr     dma_68k
+        lea     dma_tiles, a0
+        moveq   #64, d1
+        move.w  #T_DMA * 32, d0
+        bsr     vram_write_d0_cmd
+        ori.w   #0x0080, d0
+        bsr     dma_68k
+        lea     dma_row, a0
+        moveq   #32, d1
+        move.w  #VRAM_PLANE_A + 2 * 128, d0
+        bsr     vram_write_d0_cmd
+        ori.w   #0x0080, d0
+        bsr     dma_68k
+
+        lea     sprites_dma, a0
+        bsr     spr_list
+        lea     spr_buf, a0
+        move.w  #80 * 8 / 2, d1
+        move.w  #VRAM_SPRITES, d0
+        bsr     vram_write_d0_cmd
+        ori.w   #0x0080, d0
+        bsr     dma_68k
+
+        move.w  #(T_DMA + 4) * 32, d0
+        moveq   #32, d1
+        move.w  #0x6B00, d2
+        moveq   #1, d3
+        bsr     dma_fill
+        move.w  #(T_DMA + 6) * 32, d0
+        move.l  #0x33333333, d1
+        bsr     tile_long
+        moveq   #16, d1
+        move.w  #0x9F00, d2
+        moveq   #2, d3
+        bsr     dma_fill
+        move.w  #(T_DMA + 7) * 32, d0
+        move.l  #0x55555555, d1
+        bsr     tile_long
+        moveq   #31, d1
+        move.w  #0xC4E2, d2
+        moveq   #1, d3
+        bsr     dma_fill
+
+        move.w  #(T_DMA + 5) * 32, d0
+        moveq   #32, d1
+        move.w  #T_DMA * 32, d2
+        bsr     dma_copy
+        move.w  #VRAM_PLANE_A + 4 * 128, d0
+        moveq   #64, d1
+        move.w  #VRAM_PLANE_A + 2 * 128, d2
+        bsr     dma_copy
+
+        | Rows 6 and 8: 68, 70, 71 and 69, each four cells wide.
+        move.w  #VRAM_PLANE_A, d0
+        moveq   #2, d1
+        moveq   #6, d2
+        moveq   #4, d3
+        moveq   #2, d4
+        move.w  #T_DMA + 4, d5
+        bsr     fill_rect
+        moveq   #8, d1
+        move.w  #T_DMA + 6, d5
+        bsr     fill_rect
+        moveq   #14, d1
+        move.w  #T_DMA + 7, d5
+        bsr     fill_rect
+        moveq   #2, d1
+        moveq   #9, d2
+        move.w  #T_DMA + 5 + PAL1, d5
+        bsr     fill_rect
+        bra     display_on
+
+| Scene 9, H-int raster effect. H-int every 16 lines (reg 10 = 15); each one changes the
+| backdrop colour and plane B's full-screen H-scroll (band * 8 pixels), the V-int restores
+| both for the next frame. Plane A is empty and plane B mostly transparent so the backdrop
+| bands show. Checks the line the H-int fires on (counter reload at the top of the frame,
+| underflow every 16th line) and that changes made in H-blank apply from the next line.
+sc_raster_setup:
+        bsr     scene_begin
+        move.w  #VRAM_PLANE_B, d0
+        lea     table_r, a1
+        moveq   #1, d2
+        moveq   #3, d3
+        bsr     fill_plane
+        VDPREG  10, 15
+        bsr     display_on
+        move.w  #0x2700, sr
+        bsr     raster_frame_reset
+        st      hint_active
+        VDPREG  0, 0x14             | H-int on
+        move.w  #0x2000, sr
+        rts
+
+| Called from the V-int while the raster scene runs: back to band 0 for the next frame.
+raster_frame_reset:
+        clr.w   band
+        CRAM_W  0
+        move.w  raster_colours, VDP_DATA
+        VRAM_W  (VRAM_HSCROLL+2)
+        move.w  #0, VDP_DATA
+        rts
+
+| Scene 10, pad read. Shows port 1 as read with TH = 1 and TH = 0 (hex at cell (8, 10)
+| and (8, 12), bits from cell 12). Nothing pressed reads $7F / $33 on GPGX (bit 7 is the
+| data register's latch). The recording presses buttons from the 16th frame of the scene:
+| see manifest.json.
+sc_pad_setup:
+        bsr     scene_begin
+        move.w  #VRAM_PLANE_B, d0
+        moveq   #0, d1
+        moveq   #8, d2
+        moveq   #40, d3
+        moveq   #7, d4
+        move.w  #T_CHECK + PAL2, d5
+        bsr     fill_rect
+        bsr     sc_pad_frame
+        bra     display_on
+
+sc_pad_frame:
+        move.b  pad_th1, d1
+        move.w  #VRAM_PLANE_A + 10 * 128 + 8 * 2, d0
+        move.w  #PAL1, d2
+        bsr     print_hex8
+        move.w  #VRAM_PLANE_A + 10 * 128 + 12 * 2, d0
+        bsr     print_bits8
+        move.b  pad_th0, d1
+        move.w  #VRAM_PLANE_A + 12 * 128 + 8 * 2, d0
+        bsr     print_hex8
+        move.w  #VRAM_PLANE_A + 12 * 128 + 12 * 2, d0
+        bsr     print_bits8
+        rts
