@@ -17,7 +17,7 @@ pub fn rom() -> &'static [u8] {
 pub const SCENE_FRAMES: u64 = 32;
 
 /// The scenes in the order the ROM shows them (`scene_setups` in `src/asm/scenes.s`).
-pub const SCENES: [&str; 11] = [
+pub const SCENES: [&str; 12] = [
     "planes_full_scroll",
     "line_hscroll_2cell_vscroll",
     "cell_hscroll",
@@ -29,6 +29,7 @@ pub const SCENES: [&str; 11] = [
     "dma",
     "hint_raster",
     "pad",
+    "timing_readouts",
 ];
 
 #[cfg(test)]

@@ -10,6 +10,9 @@
 //! `goldens/known_mismatches.json` (known emulation gaps, each with the reason): those are
 //! still compared and reported, and the test fails if one of them starts matching, so the
 //! list cannot go stale.
+//!
+//! With `TESTROM_DUMP=DIR` set, our version of every mismatching frame is written to DIR as
+//! a PPM, to look at beside the golden PNG.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -19,6 +22,7 @@ use std::path::{Path, PathBuf};
 use megadrive::io::buttons;
 use megadrive::machine::{Machine, Options};
 use serde_json::Value;
+use sha1::{Digest, Sha1};
 
 fn goldens_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens")
@@ -154,6 +158,17 @@ fn compare(ours: &[u32], golden: &Image) -> (usize, Option<(usize, usize, u32, u
     (count, first)
 }
 
+/// Writes our frame as a binary PPM (for looking at a mismatch: `TESTROM_DUMP=DIR`).
+fn write_ppm(path: &Path, pixels: &[u32], width: usize, height: usize) {
+    let mut out = format!("P6\n{width} {height}\n255\n").into_bytes();
+    for &p in pixels {
+        out.extend_from_slice(&[(p >> 16) as u8, (p >> 8) as u8, p as u8]);
+    }
+    if let Err(e) = std::fs::write(path, out) {
+        eprintln!("write {}: {e}", path.display());
+    }
+}
+
 fn button_bit(name: &str) -> u16 {
     match name {
         "UP" => buttons::UP,
@@ -203,6 +218,20 @@ fn golden_frames_match_genesis_plus_gx() {
                 .unwrap_or_default(),
             Err(_) => BTreeMap::new(),
         };
+
+    // Goldens belong to one build of the ROM: after an edit of src/asm they must be recorded
+    // again (tools/goldens/record.py), or every scene after the edit would be compared with
+    // pictures of different code.
+    let recorded = manifest["recorded_with"]["rom_sha1"].as_str().unwrap_or("");
+    let built: String = Sha1::digest(testrom::rom())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        built, recorded,
+        "the test ROM changed since the goldens were recorded: re-record them with the command \
+         in goldens/manifest.json (recorded_with.command)"
+    );
 
     let mut goldens = Vec::new();
     for g in manifest["goldens"].as_array().expect("goldens array") {
@@ -292,6 +321,11 @@ fn golden_frames_match_genesis_plus_gx() {
                 failures.push(frame);
             }
             continue;
+        }
+        if let Some(dir) = std::env::var_os("TESTROM_DUMP") {
+            let path = Path::new(&dir).join(format!("frame{frame:04}_ours.ppm"));
+            write_ppm(&path, this, g.image.width, g.image.height);
+            let _ = writeln!(report, "{label} our frame written to {}", path.display());
         }
         let (x, y, o, gp) = first.expect("a difference");
         let mut line = format!(

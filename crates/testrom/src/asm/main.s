@@ -2,9 +2,10 @@
 | our emulator with Genesis Plus GX.
 |
 | Timing model (what makes golden frame N always the same picture):
-| - Init is short (well under one frame) and enables only the V-int, so the first V-int is
-|   the one at the end of the first emulated frame; frame_count = N during the V-blank that
-|   ends frame N.
+| - A frame runs from the first line of V-blank to the last active line (as Genesis Plus GX
+|   emulates it). The 68000 leaves reset late in frame 1 (HV counter $9F00), and init is
+|   short enough to enable the V-int before frame 2 starts, so the first V-int opens
+|   frame 2 and frame_count = N - 1 during frame N.
 | - The scene shown is (frame_count / SCENE_FRAMES) mod NUM_SCENES. A scene's setup starts
 |   in the V-blank where the scene begins, blanks the display while it rebuilds VRAM, and
 |   may take a frame or two; goldens are taken well after that.
@@ -142,9 +143,10 @@ main_loop:
         bra.s   main_loop
 
 | ---------------------------------------------------------------------------------------
-| V-int (level 6). Counts frames and samples the pad. It touches the VDP only while the
-| raster scene runs, when the main loop never does.
+| V-int (level 6). Counts frames and samples the pad. It writes to the VDP only while the
+| raster scene runs, when the main loop never does (reading the HV counter is harmless).
 vint_handler:
+        move.w  0xC00008, hv_at_vint    | first thing: how late in the line the V-int was taken
         movem.l d0-d1/a0, -(sp)
         addq.l  #1, frame_count
         bsr     read_pad

@@ -3,7 +3,7 @@
 | started). The order here is the order on screen; crates/testrom/goldens/manifest.json
 | names them with the same numbers.
 
-        .equ    NUM_SCENES, 11
+        .equ    NUM_SCENES, 12
 
 scene_setups:
         dc.l    sc_planes_setup         | 0
@@ -17,6 +17,7 @@ scene_setups:
         dc.l    sc_dma_setup            | 8
         dc.l    sc_raster_setup         | 9
         dc.l    sc_pad_setup            | 10
+        dc.l    sc_readouts_setup       | 11
 scene_frames:
         dc.l    sc_planes_frame
         dc.l    frame_none
@@ -29,6 +30,7 @@ scene_frames:
         dc.l    frame_none
         dc.l    frame_none
         dc.l    sc_pad_frame
+        dc.l    sc_readouts_frame
 
 frame_none:
         rts
@@ -528,4 +530,80 @@ sc_pad_frame:
         bsr     print_hex8
         move.w  #VRAM_PLANE_A + 12 * 128 + 12 * 2, d0
         bsr     print_bits8
+        rts
+
+| Scene 11, timing readouts: numbers the CPU measured, shown in hex so that a timing
+| difference becomes a pixel difference. Row by row (label digit, then the value):
+| 0: HV counter at the 68000's first instruction (where in the frame reset ends);
+| 1: VDP status at that instruction (bits 15-10 are not driven by the VDP: Genesis Plus GX
+|    returns the upper bits of the next instruction word, as the 68000's prefetch does);
+| 2: status reads until an 8 KiB VRAM fill ends (display off): the fill rate;
+| 3, 4: HV counter just before and after a 1 KiB 68000 -> VRAM DMA (display off), which
+|    freezes the 68000 for the transfer;
+| 5: HV counter at V-int entry, this frame;
+| 6: VDP status read in V-blank, this frame.
+sc_readouts_setup:
+        bsr     scene_begin
+        move.w  #0x4000, d0
+        move.w  #0x2000, d1
+        move.w  #0x0000, d2
+        moveq   #1, d3
+        bsr     dma_fill
+        lea     0, a0               | the vectors and code: any fixed ROM bytes will do
+        move.w  #512, d1
+        move.w  #0x6000, d0
+        bsr     vram_write_d0_cmd
+        ori.w   #0x0080, d0
+        move.w  0xC00008, hv_dma_before
+        bsr     dma_68k
+        move.w  0xC00008, hv_dma_after
+        | Label digits 0-6 down column 4, palette 2.
+        moveq   #0, d3
+1:      move.w  d3, d0
+        addq.w  #4, d0
+        lsl.w   #8, d0              | row (4 + n) * 256: every other cell row
+        addi.w  #VRAM_PLANE_A + 4 * 2, d0
+        bsr     vram_write_d0
+        move.w  d3, d1
+        addi.w  #T_DIGIT + PAL2, d1
+        move.w  d1, VDP_DATA
+        addq.w  #1, d3
+        cmpi.w  #7, d3
+        bne.s   1b
+        lea     readouts_fixed, a1
+        moveq   #0, d3
+2:      movea.l (a1)+, a0
+        move.w  (a0), d1
+        bsr     readout_at
+        addq.w  #1, d3
+        cmpi.w  #5, d3
+        bne.s   2b
+        bsr     sc_readouts_frame
+        bra     display_on
+
+| The RAM words shown in rows 0-4.
+readouts_fixed:
+        dc.l    hv_at_reset, status_at_reset, dma_polls, hv_dma_before, hv_dma_after
+
+| Shows d1.w in readout row d3.
+readout_at:
+        movem.l d0-d2, -(sp)
+        move.w  d3, d0
+        addq.w  #4, d0
+        lsl.w   #8, d0
+        addi.w  #VRAM_PLANE_A + 6 * 2, d0
+        move.w  #PAL1, d2
+        bsr     print_hex16
+        movem.l (sp)+, d0-d2
+        rts
+
+sc_readouts_frame:
+        move.w  VDP_CTRL, d1
+        move.w  d1, -(sp)
+        move.w  hv_at_vint, d1
+        moveq   #5, d3
+        bsr     readout_at
+        move.w  (sp)+, d1
+        moveq   #6, d3
+        bsr     readout_at
         rts

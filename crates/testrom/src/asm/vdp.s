@@ -262,6 +262,17 @@ print_hex8:
         move.w  d3, VDP_DATA
         rts
 
+| Writes d1.w as four hex digit entries at VRAM d0.w, attribute bits in d2.w.
+print_hex16:
+        movem.l d0-d1, -(sp)
+        ror.w   #8, d1
+        bsr     print_hex8
+        addq.w  #4, d0
+        ror.w   #8, d1
+        bsr     print_hex8
+        movem.l (sp)+, d0-d1
+        rts
+
 | Writes the 8 bits of d1.b, most significant first, as digit-0/digit-1 entries at VRAM
 | d0.w; set bits in palette 2, clear bits in palette 0.
 print_bits8:
@@ -373,13 +384,17 @@ dma_trigger:
         move.w  dma_cmd + 2, VDP_CTRL
         rts
 
-| Waits until the VDP reports no DMA in progress (status bit 1).
+| Waits until the VDP reports no DMA in progress (status bit 1). The number of status
+| reads it took is kept in dma_polls: the readouts scene shows it, a measure of fill speed.
 dma_wait:
-        move.l  d0, -(sp)
-1:      move.w  VDP_CTRL, d0
+        movem.l d0-d1, -(sp)
+        moveq   #0, d1
+1:      addq.w  #1, d1
+        move.w  VDP_CTRL, d0
         btst    #1, d0
         bne.s   1b
-        move.l  (sp)+, d0
+        move.w  d1, dma_polls
+        movem.l (sp)+, d0-d1
         rts
 
 | 68000 -> VDP DMA. a0 = source (even, ROM or RAM), d1.w = length in words, d0.l = the
