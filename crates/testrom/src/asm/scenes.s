@@ -151,19 +151,11 @@ sc_cellscroll_setup:
         bsr     scene_begin
         bsr     std_planes
         bsr     scroll_tables
-        moveq   #0, d1
-        moveq   #0, d2
-        moveq   #4, d3
-        moveq   #-4, d4
-        bsr     set_full_scroll_v_only
+        VSRAM_W 0                   | full-screen V-scroll: A 4, B -4 (entries 0 and 1)
+        move.w  #4, VDP_DATA
+        move.w  #-4, VDP_DATA
         VDPREG  11, 0x02
         bra     display_on
-
-set_full_scroll_v_only:
-        VSRAM_W 0
-        move.w  d3, VDP_DATA
-        move.w  d4, VDP_DATA
-        rts
 
 | Window content shared by scenes 3 and 4.
 window_fill:
