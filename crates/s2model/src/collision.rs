@@ -474,18 +474,16 @@ pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
     chk_floor_edge_part2(s, stage, x)
 }
 
-/// `AnglePos` (s2.asm L43006–43101): keep a grounded Sonic on the floor.
+/// `AnglePos` (s2.asm L43006–43101): keep a grounded Sonic on the surface he walks on.
 ///
-/// Presets both angle bytes to 3, probes both feet (x ± x_radius, y + y_radius), updates `angle`
-/// (`Sonic_Angle`) and moves Sonic by the nearer distance d: up by any amount down to −14 (deeper is
+/// Presets both angle bytes to 3 (standing on an object: 0, and nothing else), picks the surface from
+/// the rounded quadrant of `angle` ([`quadrant_rounded`]) and probes both feet. On the floor (the only
+/// quadrant stages of full flat blocks reach: every probed block reports the odd angle $FF, so Sonic's
+/// ground angle stays 0) the feet are (x ± x_radius, y + y_radius), scanning down; `Sonic_Angle`
+/// updates `angle`, and Sonic moves by the nearer distance d: up by any amount down to −14 (deeper is
 /// left alone), down only by at most min(|hi(x_vel)| + 4, 14) — farther and Sonic falls off (in_air
 /// set, pushing cleared, prev_anim = Run). `hi(x_vel)` is the signed high byte, so x_vel in −$FF..−1
 /// allows 5 px while 0..$FF allows 4 (the roll-jump landing quirk, spec §3.10).
-///
-/// Only the floor quadrant is modelled: on stages of full flat blocks Sonic's angle is always 0 on
-/// the ground (every landing and snap takes the odd angle $FF as "keep cardinal"). The wall and
-/// ceiling quadrants (`Sonic_WalkVertL`, `Sonic_WalkCeiling`, `Sonic_WalkVertR`) are not modelled;
-/// a state with a non-floor ground angle is treated with the floor sensors.
 #[inline]
 pub fn anglepos(s: &mut SonicState, stage: &Stage) {
     let d5 = s.top_solid_bit;
@@ -496,36 +494,95 @@ pub fn anglepos(s: &mut SonicState, stage: &Stage) {
     }
     s.primary_angle = 3;
     s.secondary_angle = 3;
+    match quadrant_rounded(s.angle) {
+        0x40 => return sonic_walk_vert_l(s, stage, d5),
+        0x80 => return sonic_walk_ceiling(s, stage, d5),
+        0xC0 => return sonic_walk_vert_r(s, stage, d5),
+        _ => {}
+    }
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
     let d_right = find_floor(s, stage, xr, y, Scan::down(d5, AngleSlot::Primary));
     let d_left = find_floor(s, stage, xl, y, Scan::down(d5, AngleSlot::Secondary));
     let d1 = sonic_angle(s, d_right, d_left);
+    if let Some(d) = snap_distance(s, d1, s.x_vel) {
+        s.y_pos = s.y_pos.wrapping_add(d as u16);
+    }
+}
+
+/// The tail shared by the four `AnglePos` surfaces: `None` when Sonic stays where he is (d = 0,
+/// d < −14, or d beyond the limit, which makes him fall off), else the distance to apply.
+/// The limit is min(|hi(v)| + 4, 14) with `v` the velocity along the surface's normal axis
+/// (`mvabs.b` of the high byte, unsigned cap), compared with the distance's low byte (signed).
+#[inline]
+fn snap_distance(s: &mut SonicState, d1: i16, v: i16) -> Option<i16> {
     if d1 == 0 {
-        return;
+        return None;
     }
     if d1 < 0 {
-        if d1 >= -0xE {
-            s.y_pos = s.y_pos.wrapping_add(d1 as u16);
-        }
-        return;
+        return (d1 >= -0xE).then_some(d1);
     }
-    // mvabs.b x_vel(a0): the high byte (big-endian), absolute value as a byte; then + 4, capped
-    // at 14 with an unsigned compare.
-    let hi = (s.x_vel >> 8) as i8;
+    let hi = (v >> 8) as i8;
     let mut lim = (if hi < 0 { hi.wrapping_neg() } else { hi } as u8).wrapping_add(4);
     if lim >= 0xE {
         lim = 0xE;
     }
-    // cmp.b d0,d1 / bgt: signed byte compare of the distance's low byte.
     if (d1 as u8 as i8) > lim as i8 && s.stick_to_convex == 0 {
         s.set(status::IN_AIR);
         s.clear(status::PUSHING);
         s.prev_anim = crate::state::anim::RUN;
-        return;
+        return None;
     }
-    s.y_pos = s.y_pos.wrapping_add(d1 as u16);
+    Some(d1)
+}
+
+/// `Sonic_WalkVertR` (s2.asm L43156–43220): walking on a wall to Sonic's right (feet pointing right):
+/// sensors (x + y_radius, y ∓ x_radius) scanning right; x += d; the limit uses hi(y_vel).
+/// Unreachable on stages of full flat blocks.
+#[inline]
+pub fn sonic_walk_vert_r(s: &mut SonicState, stage: &Stage, d5: u8) {
+    let x = s.x_pos.wrapping_add(ext(s.y_radius));
+    let yu = s.y_pos.wrapping_sub(ext(s.x_radius));
+    let yd = s.y_pos.wrapping_add(ext(s.x_radius));
+    let d0 = find_wall(s, stage, x, yu, Scan::right(d5, AngleSlot::Primary));
+    let d1 = find_wall(s, stage, x, yd, Scan::right(d5, AngleSlot::Secondary));
+    let d1 = sonic_angle(s, d0, d1);
+    if let Some(d) = snap_distance(s, d1, s.y_vel) {
+        s.x_pos = s.x_pos.wrapping_add(d as u16);
+    }
+}
+
+/// `Sonic_WalkCeiling` (s2.asm L43222–43287): walking on the ceiling: sensors
+/// (x ± x_radius, (y − y_radius) XOR $F) scanning up; y −= d; the limit uses hi(x_vel).
+/// Unreachable on stages of full flat blocks.
+#[inline]
+pub fn sonic_walk_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) {
+    let y = s.y_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
+    let xr = s.x_pos.wrapping_add(ext(s.x_radius));
+    let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
+    let d0 = find_floor(s, stage, xr, y, Scan::up(d5, AngleSlot::Primary));
+    let d1 = find_floor(s, stage, xl, y, Scan::up(d5, AngleSlot::Secondary));
+    let d1 = sonic_angle(s, d0, d1);
+    if let Some(d) = snap_distance(s, d1, s.x_vel) {
+        s.y_pos = s.y_pos.wrapping_sub(d as u16);
+    }
+}
+
+/// `Sonic_WalkVertL` (s2.asm L43289–43354): walking on a wall to Sonic's left: sensors
+/// ((x − y_radius) XOR $F, y ∓ x_radius) scanning left; x −= d; the limit uses hi(y_vel).
+/// Unreachable on stages of full flat blocks.
+#[inline]
+pub fn sonic_walk_vert_l(s: &mut SonicState, stage: &Stage, d5: u8) {
+    let x = s.x_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
+    let yu = s.y_pos.wrapping_sub(ext(s.x_radius));
+    let yd = s.y_pos.wrapping_add(ext(s.x_radius));
+    let d0 = find_wall(s, stage, x, yu, Scan::left(d5, AngleSlot::Primary));
+    let d1 = find_wall(s, stage, x, yd, Scan::left(d5, AngleSlot::Secondary));
+    let d1 = sonic_angle(s, d0, d1);
+    if let Some(d) = snap_distance(s, d1, s.y_vel) {
+        s.x_pos = s.x_pos.wrapping_sub(d as u16);
+    }
 }
 
 /// `Sonic_Angle` (s2.asm L43103–43141): choose the nearer foot (the left/secondary one on ties) and
@@ -687,6 +744,28 @@ mod tests {
             ),
             -4
         );
+    }
+
+    /// `Sonic_WalkVertR` by hand: angle $C0 (feet to the right), wall cells at column 40 (x 640..655).
+    /// Sonic at x = 618 with y_radius $13: sensors at x + 19 = 637 (cell 39, empty; cell 40 solid):
+    /// 15 − 13 = 2 ≤ |hi(y_vel = 0)| + 4 → x += 2 = 620; both angle bytes $FF (odd) → the angle stays
+    /// the cardinal $C0.
+    #[test]
+    fn walk_on_a_right_wall() {
+        let st = Stage::from_rects(
+            60,
+            &[CellRect {
+                x: 40,
+                y: 30,
+                w: 1,
+                h: 10,
+            }],
+        );
+        let mut s = SonicState::at(618, 560, false);
+        s.angle = 0xC0;
+        anglepos(&mut s, &st);
+        assert_eq!((s.x_pos, s.angle), (620, 0xC0));
+        assert_eq!((s.primary_angle, s.secondary_angle), (0xFF, 0xFF));
     }
 
     #[test]

@@ -93,7 +93,13 @@ fn sha1_hex(data: &[u8]) -> String {
 /// The ROM and its revision, or `None` (with the reason printed) when the test must skip.
 fn rom() -> Option<(Vec<u8>, &'static Revision)> {
     let Some(path) = std::env::var_os("S2_ROM") else {
-        eprintln!("skipped: set S2_ROM to a Sonic 2 ROM file to check the tables against it");
+        // Written straight to stderr (not eprintln!, which the test harness captures) so that the
+        // skip is visible in a normal `cargo test` run.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "rom_tables: skipped (set S2_ROM to a Sonic 2 ROM file to check the tables against it)"
+        );
         return None;
     };
     let data = match std::fs::read(&path) {
