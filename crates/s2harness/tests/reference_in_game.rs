@@ -11,11 +11,18 @@ use s2harness::suite_run::{jobs_in, run_all};
 fn reference_traces_reproduce_in_the_emulator() {
     let roms = common::available_roms();
     if roms.is_empty() {
-        println!("{}", common::skip_message("reference_traces_reproduce_in_the_emulator"));
+        println!(
+            "{}",
+            common::skip_message("reference_traces_reproduce_in_the_emulator")
+        );
         return;
     }
     let jobs = jobs_in(&common::traces_dir(), "reference", true).unwrap();
-    assert_eq!(jobs.len(), 54, "the repository holds the 54 reference scenarios");
+    assert_eq!(
+        jobs.len(),
+        54,
+        "the repository holds the 54 reference scenarios"
+    );
     assert!(jobs.iter().all(|j| j.reference.is_some()));
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (path, known) in roms {

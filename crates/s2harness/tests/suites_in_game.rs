@@ -14,13 +14,23 @@ fn model_matches_the_game_on_every_suite() {
     let roms = common::available_roms();
     // Rev B first: the revision the model is written for.
     let Some((path, known)) = roms.iter().find(|(_, k)| k.id == "revb").or(roms.first()) else {
-        println!("{}", common::skip_message("model_matches_the_game_on_every_suite"));
+        println!(
+            "{}",
+            common::skip_message("model_matches_the_game_on_every_suite")
+        );
         return;
     };
     let game = Game::boot(&store::read_rom(path).unwrap()).unwrap();
     let mut jobs = Vec::new();
     for suite in suites::all() {
-        jobs.extend(jobs_in(&common::traces_dir().join("suites").join(suite.name), suite.name, false).unwrap());
+        jobs.extend(
+            jobs_in(
+                &common::traces_dir().join("suites").join(suite.name),
+                suite.name,
+                false,
+            )
+            .unwrap(),
+        );
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let outcomes = run_all(&game, &jobs, threads, &|_, _, _| {});
@@ -28,9 +38,22 @@ fn model_matches_the_game_on_every_suite() {
     let bad: Vec<String> = outcomes
         .iter()
         .filter(|o| !o.passed())
-        .map(|o| format!("{}/{}: {}", o.suite, o.name, o.failure().unwrap_or_default()))
+        .map(|o| {
+            format!(
+                "{}/{}: {}",
+                o.suite,
+                o.name,
+                o.failure().unwrap_or_default()
+            )
+        })
         .collect();
-    assert!(bad.is_empty(), "{}: {} runs differ:\n{}", known.revision, bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{}: {} runs differ:\n{}",
+        known.revision,
+        bad.len(),
+        bad.join("\n")
+    );
 
     let y = FIELDS.iter().position(|f| *f == "y_pos").unwrap();
     let routine = FIELDS.iter().position(|f| *f == "routine").unwrap();
@@ -42,8 +65,17 @@ fn model_matches_the_game_on_every_suite() {
         let ys: Vec<i32> = t.frames.iter().map(|f| f.values[y]).collect();
         // Sonic_Boundary_Bottom kills when y_pos > Camera_Max_Y_pos + $E0 = $400, checked before
         // the frame's move: the frame after the one whose move took the centre below row 1024.
-        assert!(ys[n - 2] > 1024 && ys[n - 3] <= 1024, "{}: y {:?}", o.name, &ys[n - 3..]);
+        assert!(
+            ys[n - 2] > 1024 && ys[n - 3] <= 1024,
+            "{}: y {:?}",
+            o.name,
+            &ys[n - 3..]
+        );
         assert_eq!(t.frames[n - 1].values[routine], 6, "{}", o.name);
-        assert!(t.frames[..n - 1].iter().all(|f| f.values[routine] == 2), "{}", o.name);
+        assert!(
+            t.frames[..n - 1].iter().all(|f| f.values[routine] == 2),
+            "{}",
+            o.name
+        );
     }
 }

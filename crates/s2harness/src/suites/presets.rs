@@ -209,10 +209,20 @@ fn rect(x: u16, y: u16, w: u16, h: u16) -> CellRect {
     CellRect { x, y, w, h }
 }
 
+/// (name, solid cells, Sonic's x, facing left, script, note).
+type StagePreset = (
+    &'static str,
+    Vec<CellRect>,
+    u16,
+    bool,
+    &'static str,
+    &'static str,
+);
+
 /// Stage presets (§7.3 a–k). Floors are on row 43 unless stated; Sonic stands on the floor.
 pub fn stage_presets() -> Vec<Scenario> {
     let floor = rect(0, FLOOR_ROW, STAGE_CELLS, 2);
-    let list: Vec<(&str, Vec<CellRect>, u16, bool, &str, &str)> = vec![
+    let list: Vec<StagePreset> = vec![
         (
             "stage-a1-wall-walk",
             vec![floor, rect(60, 40, 1, 3)],

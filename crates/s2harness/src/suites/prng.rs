@@ -45,7 +45,7 @@ impl Rng {
     pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
         debug_assert!(lo <= hi);
         let span = (hi - lo) as u64 + 1;
-        lo + ((self.next_u64() >> 32) * span >> 32) as u32
+        lo + (((self.next_u64() >> 32) * span) >> 32) as u32
     }
 
     /// True with probability `p`.

@@ -9,7 +9,10 @@ use s2harness::store;
 /// Every known revision available here: `$S2_ROM` (whichever revision it is) and the store's.
 pub fn available_roms() -> Vec<(PathBuf, &'static KnownRom)> {
     let mut out: Vec<(PathBuf, &'static KnownRom)> = Vec::new();
-    let mut candidates: Vec<PathBuf> = std::env::var_os("S2_ROM").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("S2_ROM")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     if let Some(dir) = store::store_dir() {
         for rom in &RomDb::builtin().roms {
             candidates.push(dir.join(format!("{}.bin", rom.sha1)));

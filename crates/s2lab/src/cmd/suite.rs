@@ -102,7 +102,7 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         let mut err = std::io::stderr().lock();
         if tty {
             let _ = write!(err, "\r{line}");
-        } else if done % 25 == 0 || done == total {
+        } else if done.is_multiple_of(25) || done == total {
             let _ = writeln!(err, "{line}");
         }
     };
