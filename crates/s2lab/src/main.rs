@@ -35,6 +35,8 @@ enum Command {
     Suite(cmd::suite::SuiteArgs),
     /// Write the suites' scenario files from their seeds and presets.
     GenSuites(cmd::suite::GenSuitesArgs),
+    /// Measure the model, the console and the harness on this machine.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(args),
         Command::Suite(args) => cmd::suite::run(args),
         Command::GenSuites(args) => cmd::suite::generate(args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(code) => code,

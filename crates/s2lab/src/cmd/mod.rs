@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod check;
 pub mod diff;
 pub mod game_args;
@@ -8,3 +9,29 @@ pub mod rom;
 pub mod run;
 pub mod suite;
 pub mod trace;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use s2model::Trace;
+
+/// Writes a trace to `output` (whole, via a temporary file; `.gz` compresses) and says where,
+/// or to standard output; a reader that stops early (`| head`) is not an error.
+pub fn write_trace(trace: &Trace, output: Option<&Path>) -> Result<()> {
+    match output {
+        Some(path) => {
+            trace.write(path)?;
+            eprintln!(
+                "{}: {} frames, stop: {}",
+                path.display(),
+                trace.frames.len(),
+                trace.header.stop.as_deref().unwrap_or("end")
+            );
+        }
+        None => match trace.write_to(std::io::stdout().lock()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            r => r.context("writing the trace to standard output")?,
+        },
+    }
+    Ok(())
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use s2model::{Scenario, run_scenario};
 
@@ -19,21 +19,6 @@ pub struct ModelArgs {
 pub fn run(args: &ModelArgs) -> Result<ExitCode> {
     let sc = Scenario::load(&args.scenario)?;
     let trace = run_scenario(&sc);
-    match &args.output {
-        Some(path) => {
-            trace.write(path)?;
-            eprintln!(
-                "{}: {} frames, stop: {}",
-                path.display(),
-                trace.frames.len(),
-                trace.header.stop.as_deref().unwrap_or("end")
-            );
-        }
-        None => match trace.write_to(std::io::stdout().lock()) {
-            // A reader that stops early (`| head`) is not an error of ours.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            r => r.context("writing the trace to standard output")?,
-        },
-    }
+    super::write_trace(&trace, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

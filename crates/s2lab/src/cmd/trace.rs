@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use s2model::Scenario;
 
 use super::game_args::RomOpt;
@@ -25,20 +25,6 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode> {
     let trace = game
         .run(&sc)
         .map_err(|e| anyhow!("{}: {e}", args.scenario.display()))?;
-    match &args.output {
-        Some(path) => {
-            trace.write(path)?;
-            eprintln!(
-                "{}: {} frames, stop: {}",
-                path.display(),
-                trace.frames.len(),
-                trace.header.stop.as_deref().unwrap_or("end")
-            );
-        }
-        None => match trace.write_to(std::io::stdout().lock()) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            r => r.context("writing the trace to standard output")?,
-        },
-    }
+    super::write_trace(&trace, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
