@@ -140,7 +140,7 @@ const PLOTTED: [&str; 4] = ["x_vel", "y_vel", "inertia", "y_pos"];
 const PLOT_W: f64 = 560.0;
 const PLOT_H: f64 = 110.0;
 /// At most this many points a line (runs are downsampled evenly; the divergence stays marked).
-const MAX_POINTS: usize = 400;
+const MAX_POINTS: usize = 200;
 
 fn series(trace: &Trace, field: usize) -> Vec<i32> {
     trace.frames.iter().map(|f| f.values[field]).collect()
