@@ -190,6 +190,7 @@ local prev_lfc, prev_vrc
 local stop = nil
 local boot_frames = 0
 local start_pressed_at = nil
+local since_boundary = 0   -- MAME frames since the last boundary, during the run
 
 local function write_trace()
   local header = string.format(
@@ -223,6 +224,7 @@ local function boundary()
       return fail("missed the start boundary")
     end
   elseif phase == "run" then
+    since_boundary = 0
     k = k + 1
     local err, lfc, vrc = check(k, prev_lfc, prev_vrc)
     if err then return fail(string.format("frame %d: %s", k, err)) end
@@ -272,6 +274,14 @@ emu.register_frame_done(function()
   if machine_frames > cfg.boot_timeout + N + 600 then
     return fail(string.format("watchdog: no result after %d MAME frames (phase %s, frame %d)",
                               machine_frames, phase, k))
+  end
+  if phase == "run" then
+    -- a level frame is one MAME frame; no boundary for several frames means lag, pause or a stopped game
+    since_boundary = since_boundary + 1
+    if since_boundary > 3 then
+      return fail(string.format("frame %d: no frame boundary for %d MAME frames (Game_Mode $%02X, Game_paused %d)",
+                                k + 1, since_boundary, r8(S.Game_Mode), r16(S.Game_paused)))
+    end
   end
   if phase ~= "boot" then return end
   boot_frames = boot_frames + 1
