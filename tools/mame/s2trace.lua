@@ -42,7 +42,9 @@ end
 
 -- status / output ---------------------------------------------------------------------------------------
 local finished = false
-local tap = nil
+-- the write tap must stay referenced for the whole run: a tap whose handler object is garbage-collected
+-- is removed silently (the run would then hang), so it lives in a global
+s2trace_tap = nil
 local function finish(status)
   if finished then return end
   finished = true
@@ -188,6 +190,7 @@ local prev_lfc, prev_vrc
 local stop = nil
 local boot_frames = 0
 local start_pressed_at = nil
+local since_boundary = 0   -- MAME frames since the last boundary, during the run
 
 local function write_trace()
   local header = string.format(
@@ -221,6 +224,7 @@ local function boundary()
       return fail("missed the start boundary")
     end
   elseif phase == "run" then
+    since_boundary = 0
     k = k + 1
     local err, lfc, vrc = check(k, prev_lfc, prev_vrc)
     if err then return fail(string.format("frame %d: %s", k, err)) end
@@ -244,7 +248,7 @@ local function boundary()
   end
 end
 
-tap = space:install_write_tap(S.Vint_routine, S.Vint_routine | 1, "s2trace_vint", function(offset, data, mask)
+s2trace_tap = space:install_write_tap(S.Vint_routine, S.Vint_routine | 1, "s2trace_vint", function(offset, data, mask)
   if finished then return end
   -- byte write to the even address: the value is in the high byte lane
   local v
@@ -262,8 +266,24 @@ tap = space:install_write_tap(S.Vint_routine, S.Vint_routine | 1, "s2trace_vint"
 end)
 
 -- boot: SEGA screen, title screen (Sonic alone), Start -------------------------------------------------
+local machine_frames = 0
 emu.register_frame_done(function()
-  if phase ~= "boot" or finished then return end
+  if finished then return end
+  machine_frames = machine_frames + 1
+  -- watchdog: boot takes about 1,100 frames, the run one frame per script frame
+  if machine_frames > cfg.boot_timeout + N + 600 then
+    return fail(string.format("watchdog: no result after %d MAME frames (phase %s, frame %d)",
+                              machine_frames, phase, k))
+  end
+  if phase == "run" then
+    -- a level frame is one MAME frame; no boundary for several frames means lag, pause or a stopped game
+    since_boundary = since_boundary + 1
+    if since_boundary > 3 then
+      return fail(string.format("frame %d: no frame boundary for %d MAME frames (Game_Mode $%02X, Game_paused %d)",
+                                k + 1, since_boundary, r8(S.Game_Mode), r16(S.Game_paused)))
+    end
+  end
+  if phase ~= "boot" then return end
   boot_frames = boot_frames + 1
   if boot_frames > cfg.boot_timeout then return fail("boot: no level after " .. boot_frames .. " frames") end
   local gm = r8(S.Game_Mode)

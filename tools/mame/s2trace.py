@@ -229,7 +229,7 @@ def main(argv=None):
     ap.add_argument("--compare", metavar="REFERENCE", help="compare the new trace with this one")
     ap.add_argument("--mame", help="MAME binary (default: mame on PATH, or /usr/games/mame)")
     ap.add_argument("--roms-toml", default=os.path.join(REPO, "roms.toml"), help="ROM symbol table")
-    ap.add_argument("--timeout", type=float, default=900, help="seconds before MAME is stopped")
+    ap.add_argument("--timeout", type=float, help="seconds before MAME is killed (default 300 + frames / 5)")
     ap.add_argument("--keep-temp", action="store_true", help="keep the MAME work directory")
     args = ap.parse_args(argv)
 
@@ -251,9 +251,10 @@ def main(argv=None):
         write_config(config, sc=sc, held=held, rom_sha1=sha1, symbols=rom["symbols"],
                      out_path=raw, status_path=status_path)
         try:
-            rc, log = run_mame(mame, args.rom, config, workdir, args.timeout)
+            timeout = args.timeout or 300 + len(held) / 5
+            rc, log = run_mame(mame, args.rom, config, workdir, timeout)
         except subprocess.TimeoutExpired:
-            print(f"s2trace: MAME did not finish within {args.timeout} s", file=sys.stderr)
+            print(f"s2trace: MAME did not finish within {timeout:.0f} s", file=sys.stderr)
             return 2
         status = open(status_path).read().strip() if os.path.exists(status_path) else None
         if status != "ok":
