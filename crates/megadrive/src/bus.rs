@@ -222,7 +222,7 @@ impl System {
                     self.dma_start(false);
                 }
             }
-            0x10 | 0x14 => self.psg.write(value as u8),
+            0x10 | 0x14 => self.psg.write_at(value as u8, self.now),
             _ => {}
         }
     }
@@ -230,7 +230,7 @@ impl System {
     fn vdp_write_byte(&mut self, addr: u32, value: u8) {
         match addr & 0x1F {
             0x00..=0x07 => self.vdp_write_word(addr, u16::from_be_bytes([value, value])),
-            0x11 | 0x13 | 0x15 | 0x17 => self.psg.write(value),
+            0x11 | 0x13 | 0x15 | 0x17 => self.psg.write_at(value, self.now),
             _ => {}
         }
     }
@@ -643,7 +643,7 @@ impl Z80View<'_> {
                 sys.io.write(((a >> 1) & 0xF) as usize, value, now)
             }
             0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
-                0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write(value),
+                0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write_at(value, now),
                 0x00..=0x03 => {
                     let w = u16::from_be_bytes([value, value]);
                     let _ = sys.vdp.write_data(w, now);
@@ -687,7 +687,7 @@ impl z80::Bus for Z80View<'_> {
             0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
             0x6000..=0x60FF => self.0.zbus.write_bank(value),
             0x7F00..=0x7FFF => match addr & 0x1F {
-                0x11 | 0x13 | 0x15 | 0x17 => self.0.psg.write(value),
+                0x11 | 0x13 | 0x15 | 0x17 => self.0.psg.write_at(value, now),
                 _ => {}
             },
             0x6100..=0x7EFF => {}

@@ -85,6 +85,8 @@ pub struct Machine {
     pub frame_count: u64,
     /// Absolute master clock of the current line's start.
     pub line_start: u64,
+    /// The sound output stage, when sound is on (`audio`).
+    pub audio: Option<Box<crate::audio::AudioOut>>,
 }
 
 impl Machine {
@@ -122,6 +124,7 @@ impl Machine {
             phase: Phase::LineStart,
             frame_count: 0,
             line_start: 0,
+            audio: None,
         };
         m.power_on();
         Ok(m)
@@ -184,6 +187,7 @@ impl Machine {
                     }
                     self.bus.run_z80(end);
                     self.bus.idle_z80(end);
+                    self.bus.sys.sync_sound(end);
                     // The Z80's interrupt lasts until the end of the V-int line.
                     self.bus.sys.vdp.z80_irq = false;
                     self.line_start = end;

@@ -14,7 +14,7 @@ use crate::vdp::dma::{Dma, DmaKind};
 
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -344,6 +344,11 @@ impl Machine {
         w.u16s(&psg.tone);
         w.bytes(&psg.volume);
         w.u8(psg.latched);
+        // The chips' synthesis state (phases, envelopes, LFO, PSG counters).
+        let mut synth = Vec::new();
+        ym.save_synth(&mut synth);
+        psg.save_synth(&mut synth);
+        w.bytes(&synth);
 
         // VDP.
         let v = &sys.vdp;
@@ -556,6 +561,18 @@ impl Machine {
         let vol = r.bytes_exact(4)?;
         sys.psg.volume.copy_from_slice(&vol);
         sys.psg.latched = r.u8()?;
+        let synth = r.bytes(4096)?;
+        let used = sys
+            .ym
+            .load_synth(&synth)
+            .ok_or_else(|| r.invalid("YM2612 synthesis state"))?;
+        let used_psg = sys
+            .psg
+            .load_synth(&synth[used..])
+            .ok_or_else(|| r.invalid("PSG synthesis state"))?;
+        if used + used_psg != synth.len() {
+            return Err(r.invalid("sound synthesis state length"));
+        }
 
         let v = &mut sys.vdp;
         let regs = r.bytes_exact(24)?;
