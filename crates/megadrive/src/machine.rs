@@ -12,7 +12,7 @@
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k};
+use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k, gpgx17_clocks};
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
 use crate::psg::Psg;
@@ -244,8 +244,10 @@ impl Machine {
         }
         self.cpu.set_irq(sys.vdp.irq_level());
         let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b| {
-            let clocks = match bus.sys.timing.interrupt_clocks {
+            let timing = bus.sys.timing;
+            let clocks = match timing.interrupt_clocks {
                 Some(c) if b.interrupt => c,
+                _ if timing.musashi_clocks && !b.interrupt => gpgx17_clocks(b.opcode, b.cpu_clocks),
                 _ => b.cpu_clocks,
             };
             bus.advance_cpu(clocks);

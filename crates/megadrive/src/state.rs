@@ -292,6 +292,10 @@ impl Machine {
         w.u64(t.z80_ram_read_mclk);
         w.u64(t.z80_ram_write_mclk);
         w.bool(t.fill_start_delay);
+        w.bool(t.musashi_clocks);
+        w.bool(t.color_dma_refresh);
+        w.bool(t.fifo_resume_on_cpu_clock);
+        w.bool(t.gpgx17_status_read);
         w.u32(sys.watches.len() as u32);
         for wt in &sys.watches {
             w.u32(wt.addr);
@@ -495,6 +499,10 @@ impl Machine {
         sys.timing.z80_ram_read_mclk = r.u64()?;
         sys.timing.z80_ram_write_mclk = r.u64()?;
         sys.timing.fill_start_delay = r.bool()?;
+        sys.timing.musashi_clocks = r.bool()?;
+        sys.timing.color_dma_refresh = r.bool()?;
+        sys.timing.fifo_resume_on_cpu_clock = r.bool()?;
+        sys.timing.gpgx17_status_read = r.bool()?;
         let n = r.len(1 << 16)?;
         let mut watches = Vec::with_capacity(n);
         for _ in 0..n {
