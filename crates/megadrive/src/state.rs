@@ -14,7 +14,7 @@ use crate::vdp::dma::{Dma, DmaKind};
 
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change.
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
