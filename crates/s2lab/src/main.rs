@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod frontend;
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +38,8 @@ enum Command {
     GenSuites(cmd::suite::GenSuitesArgs),
     /// Measure the model, the console and the harness on this machine.
     Bench(cmd::bench::BenchArgs),
+    /// Play a cartridge in a window with sound (or write its sound to a WAV headless).
+    Play(cmd::play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Suite(args) => cmd::suite::run(args),
         Command::GenSuites(args) => cmd::suite::generate(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Play(args) => cmd::play::run(args),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ pub mod check;
 pub mod diff;
 pub mod game_args;
 pub mod model;
+pub mod play;
 pub mod rom;
 pub mod run;
 pub mod suite;
