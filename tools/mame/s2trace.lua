@@ -194,9 +194,9 @@ local since_boundary = 0   -- MAME frames since the last boundary, during the ru
 
 local function write_trace()
   local header = string.format(
-    '{"format":1,"scenario":"%s","source":"%s","rom_sha1":"%s","fields":[%s],"initial":{%s},'
+    '{"format":1,"scenario":%s,"source":"%s","rom_sha1":"%s","fields":[%s],"initial":{%s},'
       .. '"frames":%d,"stop":"%s","floor_x":[%d, %d]}',
-    cfg.scenario, cfg.source, cfg.rom_sha1, cfg.fields_json, initial, #lines, stop, cfg.floor_lo, cfg.floor_hi)
+    cfg.scenario_json, cfg.source, cfg.rom_sha1, cfg.fields_json, initial, #lines, stop, cfg.floor_lo, cfg.floor_hi)
   local f = assert(io.open(cfg.out_path, "w"))
   f:write(header, "\n")
   for _, l in ipairs(lines) do f:write(l, "\n") end

@@ -156,7 +156,7 @@ def rom_info(rom_path, roms_toml):
 
 # ---- Lua config -------------------------------------------------------------------------------------------
 def lua_str(s):
-    return '"' + "".join(c if c.isalnum() or c in " -_.,:/+=()[]{}" else "\\%d" % ord(c)
+    return '"' + "".join(c if (c.isascii() and c.isalnum()) or c in " -_.,:/+=()[]{}" else "\\%03d" % ord(c)
                          for c in s.encode("utf-8").decode("latin-1")) + '"'
 
 
@@ -167,7 +167,7 @@ def write_config(path, *, sc, held, rom_sha1, symbols, out_path, status_path):
     if facing not in ("left", "right"):
         raise ValueError(f"sonic.facing {facing!r}")
     lines = ["return {"]
-    lines.append(f"  scenario = {lua_str(sc['name'])},")
+    lines.append(f"  scenario_json = {lua_str(json.dumps(str(sc['name'])))},")
     lines.append(f"  source = {lua_str(SOURCE)},")
     lines.append(f"  rom_sha1 = {lua_str(rom_sha1)},")
     lines.append("  fields_json = " + lua_str(",".join(json.dumps(f) for f in FIELDS)) + ",")

@@ -3,7 +3,9 @@
 //! the same hardware, and DMA from the 68000's bus into the VDP.
 
 use crate::cartridge::Cartridge;
-use crate::clock::{M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Z80_DIVIDER};
+use crate::clock::{
+    M68K_DIVIDER, M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Z80_DIVIDER,
+};
 use crate::cpu68k::M68kBus;
 use crate::io::Io;
 use crate::psg::Psg;
@@ -36,6 +38,21 @@ pub struct Timing {
     /// A DMA fill starts two slots after the data-port write that gives its value
     /// (Genesis Plus GX since 2024).
     pub fill_start_delay: bool,
+    /// 68000 instruction clocks as Genesis Plus GX 1.7's Musashi table charges them where it
+    /// differs from the 68000 (see [`crate::cpu68k::gpgx17_clocks`]).
+    pub musashi_clocks: bool,
+    /// A 68000 > CRAM/VSRAM DMA loses the refresh slots while blanking: 198 words a line in
+    /// H40, 161 in H32 (later Genesis Plus GX; 1.7 moves 204/166, and Sonic 2's palette
+    /// DMA in V-int then ends 32 master clocks earlier).
+    pub color_dma_refresh: bool,
+    /// A 68000 held by a full FIFO resumes on its own next clock edge (later Genesis Plus
+    /// GX); Genesis Plus GX 1.7 resumes it on the slot's master clock, which Sonic 2's
+    /// VRAM-clearing loops in its title-card code see as a few master clocks' difference.
+    pub fifo_resume_on_cpu_clock: bool,
+    /// The 68000 reads the VDP status as Genesis Plus GX 1.7 computes it: sampled 28 master
+    /// clocks into the reading instruction, HBLANK set for the first 588 master clocks of a
+    /// line (see [`crate::vdp::Vdp::read_status`]).
+    pub gpgx17_status_read: bool,
 }
 
 impl Timing {
@@ -47,6 +64,10 @@ impl Timing {
         z80_ram_read_mclk: 0,
         z80_ram_write_mclk: 14,
         fill_start_delay: false,
+        musashi_clocks: true,
+        color_dma_refresh: false,
+        fifo_resume_on_cpu_clock: false,
+        gpgx17_status_read: true,
     };
     /// Genesis Plus GX as of 2024-2026 (refresh stalls, 7-clock Z80 bus accesses).
     pub const GPGX_2024: Timing = Timing {
@@ -56,6 +77,10 @@ impl Timing {
         z80_ram_read_mclk: M68K_Z80_ACCESS_MCLK,
         z80_ram_write_mclk: M68K_Z80_ACCESS_MCLK,
         fill_start_delay: true,
+        musashi_clocks: false,
+        color_dma_refresh: true,
+        fifo_resume_on_cpu_clock: true,
+        gpgx17_status_read: false,
     };
 }
 
@@ -119,6 +144,35 @@ pub struct Bus {
     pub z80: SoundCpu,
 }
 
+/// Extension words a 68000 instruction fetches before it reads its source operand: an
+/// immediate operand (ORI...CMPI, static bit operations) and the source effective address's
+/// displacement or address words. Only needed for what the status register's unused bits
+/// read in Genesis Plus GX 1.7's model.
+fn words_before_source(op: u16) -> u32 {
+    let immediate = if op >> 12 == 0 && op & 0x0100 == 0 && op & 0x0E00 != 0x0800 {
+        // ORI/ANDI/SUBI/ADDI/EORI/CMPI: one word, two for .L.
+        if op & 0x00C0 == 0x0080 { 2 } else { 1 }
+    } else if op & 0xFF00 == 0x0800 {
+        // BTST/BCHG/BCLR/BSET #n: the bit number.
+        1
+    } else {
+        0
+    };
+    let mode = (op >> 3) & 7;
+    let reg = op & 7;
+    let ea = match (mode, reg) {
+        (5, _) | (6, _) => 1,
+        (7, 0) | (7, 2) | (7, 3) => 1,
+        (7, 1) => 2,
+        (7, 4) => match op >> 12 {
+            2 => 2,
+            _ => 1,
+        },
+        _ => 0,
+    };
+    immediate + ea
+}
+
 fn canonical(addr: u32) -> u32 {
     let addr = addr & 0xFF_FFFF;
     if addr >= 0xE0_0000 {
@@ -130,7 +184,23 @@ fn canonical(addr: u32) -> u32 {
 
 impl System {
     fn open_bus_word(&self) -> u16 {
-        let pc = self.pc & 0xFF_FFFE;
+        self.word_at_pc(self.pc)
+    }
+
+    /// What fills the status register's unused bits. Genesis Plus GX 1.7 reads the word at
+    /// its 68000's PC at the moment of the read, which has moved past the opcode and the
+    /// extension words fetched before the source operand is read: for Sonic 2's
+    /// `move.w ($C00004).l,d1` (Rev B $306) that is the next instruction, `btst #1,d1`.
+    fn status_fill_word(&self) -> u16 {
+        if !self.timing.gpgx17_status_read {
+            return self.open_bus_word();
+        }
+        let op = self.word_at_pc(self.pc);
+        self.word_at_pc(self.pc.wrapping_add(2 + 2 * words_before_source(op)))
+    }
+
+    fn word_at_pc(&self, pc: u32) -> u16 {
+        let pc = pc & 0xFF_FFFE;
         match pc >> 16 {
             0x00..=0x3F => self.cart.read_word(pc),
             0xE0..=0xFF => {
@@ -180,12 +250,26 @@ impl System {
 
     // ---- VDP access -------------------------------------------------------------------
 
+    /// The VDP status as the 68000 reads it now.
+    fn read_status_68k(&mut self) -> u16 {
+        if self.timing.gpgx17_status_read {
+            // Genesis Plus GX 1.7 samples the status at the end of the 4-clock read cycle
+            // (the instruction's start plus 28 master clocks). Sonic 2's wait for the end of
+            // a DMA fill (`move.w (a5),d1; btst #1,d1; bne.s`, Rev B $1254) leaves the loop
+            // one pass earlier with it, as in Genesis Plus GX.
+            let at = self.now + 4 * M68K_DIVIDER;
+            self.vdp.read_status(at, true)
+        } else {
+            self.vdp.read_status(self.now, false)
+        }
+    }
+
     fn vdp_read_word(&mut self, addr: u32) -> u16 {
         match addr & 0x1C {
             0x00 => self.vdp.read_data(),
             0x04 => {
-                let s = self.vdp.read_status(self.now) & 0x3FF;
-                s | (self.open_bus_word() & 0xFC00)
+                let s = self.read_status_68k() & 0x3FF;
+                s | (self.status_fill_word() & 0xFC00)
             }
             0x08 | 0x0C => self.vdp.hv_counter(self.now),
             _ => self.open_bus_word(),
@@ -197,10 +281,10 @@ impl System {
             0x00 => (self.vdp.read_data() >> 8) as u8,
             0x01 => self.vdp.read_data() as u8,
             0x04 => {
-                ((self.vdp.read_status(self.now) >> 8) as u8 & 3)
-                    | (self.open_bus_byte(addr) & 0xFC)
+                ((self.read_status_68k() >> 8) as u8 & 3)
+                    | ((self.status_fill_word() >> 8) as u8 & 0xFC)
             }
-            0x05 => self.vdp.read_status(self.now) as u8,
+            0x05 => self.read_status_68k() as u8,
             0x08 | 0x0C => (self.vdp.hv_counter(self.now) >> 8) as u8,
             0x09 | 0x0D => self.vdp.hv_counter(self.now) as u8,
             _ => self.open_bus_byte(addr),
@@ -210,7 +294,9 @@ impl System {
     fn vdp_write_word(&mut self, addr: u32, value: u16) {
         match addr & 0x1C {
             0x00 => {
-                let (resume, effect) = self.vdp.write_data(value, self.now);
+                let (resume, effect) =
+                    self.vdp
+                        .write_data(value, self.now, self.timing.fifo_resume_on_cpu_clock);
                 self.now = self.now.max(resume);
                 if effect == PortEffect::StartDma {
                     self.dma_start(true);
@@ -222,7 +308,7 @@ impl System {
                     self.dma_start(false);
                 }
             }
-            0x10 | 0x14 => self.psg.write(value as u8),
+            0x10 | 0x14 => self.psg.write_at(value as u8, self.now),
             _ => {}
         }
     }
@@ -230,7 +316,7 @@ impl System {
     fn vdp_write_byte(&mut self, addr: u32, value: u8) {
         match addr & 0x1F {
             0x00..=0x07 => self.vdp_write_word(addr, u16::from_be_bytes([value, value])),
-            0x11 | 0x13 | 0x15 | 0x17 => self.psg.write(value),
+            0x11 | 0x13 | 0x15 | 0x17 => self.psg.write_at(value, self.now),
             _ => {}
         }
     }
@@ -252,7 +338,7 @@ impl System {
             }
             let kind = vdp.dma.kind;
             let blank = vdp.in_vblank() || !vdp.display_enabled();
-            let rate = dma::rate_per_line(kind, blank, vdp.h40());
+            let rate = dma::rate_per_line(kind, blank, vdp.h40(), self.timing.color_dma_refresh);
             let mut start = at;
             if fill_start && kind == DmaKind::Fill && self.timing.fill_start_delay {
                 // The fill starts after the data-port write that gave its value.
@@ -621,8 +707,8 @@ impl Z80View<'_> {
             0x00..=0x3F => sys.cart.read_byte(a),
             0xA1 if a & 0xFFFF <= 0x1F => sys.io.read(((a >> 1) & 0xF) as usize, now),
             0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
-                0x04 | 0x06 => ((sys.vdp.read_status(now) >> 8) as u8 & 3) | 0xFC,
-                0x05 | 0x07 => sys.vdp.read_status(now) as u8,
+                0x04 | 0x06 => ((sys.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
+                0x05 | 0x07 => sys.vdp.read_status(now, false) as u8,
                 0x08 | 0x0A | 0x0C | 0x0E => (sys.vdp.hv_counter(now) >> 8) as u8,
                 0x09 | 0x0B | 0x0D | 0x0F => sys.vdp.hv_counter(now) as u8,
                 0x00 | 0x02 => (sys.vdp.read_data() >> 8) as u8,
@@ -643,10 +729,10 @@ impl Z80View<'_> {
                 sys.io.write(((a >> 1) & 0xF) as usize, value, now)
             }
             0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
-                0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write(value),
+                0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write_at(value, now),
                 0x00..=0x03 => {
                     let w = u16::from_be_bytes([value, value]);
-                    let _ = sys.vdp.write_data(w, now);
+                    let _ = sys.vdp.write_data(w, now, false);
                 }
                 0x04..=0x07 => {
                     // A bus DMA cannot be started from the Z80.
@@ -670,8 +756,8 @@ impl z80::Bus for Z80View<'_> {
             0x4000..=0x5FFF => self.0.ym.read(addr as u32 & 3, now),
             0x6000..=0x7EFF => 0xFF,
             0x7F00..=0x7FFF => match addr & 0x1F {
-                0x04 | 0x06 => ((self.0.vdp.read_status(now) >> 8) as u8 & 3) | 0xFC,
-                0x05 | 0x07 => self.0.vdp.read_status(now) as u8,
+                0x04 | 0x06 => ((self.0.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
+                0x05 | 0x07 => self.0.vdp.read_status(now, false) as u8,
                 0x08 | 0x0A | 0x0C | 0x0E => (self.0.vdp.hv_counter(now) >> 8) as u8,
                 0x09 | 0x0B | 0x0D | 0x0F => self.0.vdp.hv_counter(now) as u8,
                 _ => 0xFF,
@@ -687,7 +773,7 @@ impl z80::Bus for Z80View<'_> {
             0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
             0x6000..=0x60FF => self.0.zbus.write_bank(value),
             0x7F00..=0x7FFF => match addr & 0x1F {
-                0x11 | 0x13 | 0x15 | 0x17 => self.0.psg.write(value),
+                0x11 | 0x13 | 0x15 | 0x17 => self.0.psg.write_at(value, now),
                 _ => {}
             },
             0x6100..=0x7EFF => {}

@@ -12,7 +12,7 @@
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k};
+use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k, gpgx17_clocks};
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
 use crate::psg::Psg;
@@ -85,6 +85,8 @@ pub struct Machine {
     pub frame_count: u64,
     /// Absolute master clock of the current line's start.
     pub line_start: u64,
+    /// The sound output stage, when sound is on (`audio`).
+    pub audio: Option<Box<crate::audio::AudioOut>>,
 }
 
 impl Machine {
@@ -122,6 +124,7 @@ impl Machine {
             phase: Phase::LineStart,
             frame_count: 0,
             line_start: 0,
+            audio: None,
         };
         m.power_on();
         Ok(m)
@@ -184,6 +187,7 @@ impl Machine {
                     }
                     self.bus.run_z80(end);
                     self.bus.idle_z80(end);
+                    self.bus.sys.sync_sound(end);
                     // The Z80's interrupt lasts until the end of the V-int line.
                     self.bus.sys.vdp.z80_irq = false;
                     self.line_start = end;
@@ -240,8 +244,10 @@ impl Machine {
         }
         self.cpu.set_irq(sys.vdp.irq_level());
         let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b| {
-            let clocks = match bus.sys.timing.interrupt_clocks {
+            let timing = bus.sys.timing;
+            let clocks = match timing.interrupt_clocks {
                 Some(c) if b.interrupt => c,
+                _ if timing.musashi_clocks && !b.interrupt => gpgx17_clocks(b.opcode, b.cpu_clocks),
                 _ => b.cpu_clocks,
             };
             bus.advance_cpu(clocks);

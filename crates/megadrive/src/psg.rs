@@ -1,28 +1,99 @@
-//! The SN76489 PSG's bus side: the latch/data writes are decoded into its registers (no sound
-//! synthesised yet).
+//! The SN76489 PSG (the Sega variant inside the VDP): register decoding and sound synthesis.
+//!
+//! Behaviour from the SMS Power SN76489 documentation (Maxim's "SN76489 notes"):
+//! - the chip runs at MCLK / 15 and divides that by 16 internally, so its counters step every
+//!   240 master clocks (223,722 Hz on NTSC); a tone channel with period N toggles its output
+//!   every N steps, for a frequency of clock / (32 N);
+//! - periods 0 and 1 leave the output at +1 (the square wave would be far above audibility;
+//!   games use this with the volume register to play samples);
+//! - the noise channel steps every 16, 32 or 64 counts or at channel 2's period, its shift
+//!   register advances on every second toggle, and the Sega chip's 16-bit LFSR feeds back the
+//!   parity of bits 0 and 3 (white noise) or bit 0 alone (periodic noise); any write to the
+//!   noise register reloads it with $8000;
+//! - attenuation is in 2 dB steps, 15 = off.
+//!
+//! Output: the chip's level is averaged over each YM2612 output period (1008 master clocks,
+//! windows on the absolute master-clock grid), an exact box filter that both resamples the
+//! PSG to the FM rate and removes most of what lies above it, so the mixer adds the two
+//! chips sample by sample. Synthesis only runs while [`Psg::render`] is set (a headless run
+//! that wants no sound pays nothing for it); the registers are decoded either way.
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+use crate::clock::MCLK_PER_FM_SAMPLE;
+
+/// Master clocks per PSG counter step (MCLK / 15 / 16).
+pub const MCLK_PER_PSG_STEP: u64 = 240;
+
+/// Output amplitude of one channel at attenuation 0 (the mixer's scale: one FM channel at
+/// full scale is 4096), and the 2 dB steps below it.
+pub const VOLUME: [i16; 16] = volume_table(2000);
+
+const fn volume_table(max: i32) -> [i16; 16] {
+    // 10^(-2k/20) for k = 0..14 in 16.16 fixed point, then off.
+    const STEPS: [i32; 15] = [
+        65536, 52057, 41350, 32846, 26090, 20724, 16462, 13076, 10387, 8250, 6554, 5206, 4135,
+        3285, 2609,
+    ];
+    let mut t = [0i16; 16];
+    let mut k = 0;
+    while k < 15 {
+        t[k] = ((max * STEPS[k]) >> 16) as i16;
+        k += 1;
+    }
+    t
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Psg {
-    /// Tone periods (10 bits) and noise control per channel 0-3.
+    /// Tone periods (10 bits) for channels 0-2; entry 3 is the noise register (3 bits).
     pub tone: [u16; 4],
     pub volume: [u8; 4],
     pub latched: u8,
+    /// Down-counters of the four channels.
+    pub counter: [u16; 4],
+    /// Output flip-flops of the four channels (the noise one clocks the shift register).
+    pub flip: [bool; 4],
+    pub lfsr: u16,
+    /// Absolute master clock the chip has run to (a multiple of [`MCLK_PER_PSG_STEP`]).
+    pub synced_to: u64,
+    /// Level x master clocks accumulated in the current output window.
+    pub acc: i64,
+    /// Synthesise (set by the machine when audio is wanted; not part of save states).
+    pub render: bool,
+    /// Mono samples at the FM rate not yet taken by the mixer (not part of save states).
+    pub out: Vec<i16>,
+}
+
+impl Default for Psg {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Psg {
     pub fn new() -> Self {
         Psg {
+            tone: [0; 4],
             volume: [0x0F; 4],
-            ..Psg::default()
+            latched: 0,
+            counter: [0; 4],
+            flip: [false; 4],
+            lfsr: 0x8000,
+            synced_to: 0,
+            acc: 0,
+            render: false,
+            out: Vec::new(),
         }
     }
 
+    /// A register write without timing (the chip is not caught up first).
     pub fn write(&mut self, value: u8) {
         if value & 0x80 != 0 {
             self.latched = (value >> 4) & 7;
             let ch = (self.latched >> 1) as usize;
             if self.latched & 1 != 0 {
                 self.volume[ch] = value & 0x0F;
+            } else if ch == 3 {
+                self.write_noise(value);
             } else {
                 self.tone[ch] = (self.tone[ch] & 0x3F0) | (value & 0x0F) as u16;
             }
@@ -31,10 +102,280 @@ impl Psg {
             if self.latched & 1 != 0 {
                 self.volume[ch] = value & 0x0F;
             } else if ch == 3 {
-                self.tone[3] = (value & 0x07) as u16;
+                self.write_noise(value);
             } else {
                 self.tone[ch] = (self.tone[ch] & 0x0F) | (((value & 0x3F) as u16) << 4);
             }
         }
+    }
+
+    fn write_noise(&mut self, value: u8) {
+        self.tone[3] = (value & 0x07) as u16;
+        self.lfsr = 0x8000;
+    }
+
+    /// A register write at absolute master clock `now`: the chip is caught up first.
+    pub fn write_at(&mut self, value: u8, now: u64) {
+        self.sync(now);
+        self.write(value);
+    }
+
+    /// The period a channel's counter reloads with.
+    fn period(&self, ch: usize) -> u16 {
+        if ch < 3 {
+            self.tone[ch]
+        } else {
+            match self.tone[3] & 3 {
+                0 => 0x10,
+                1 => 0x20,
+                2 => 0x40,
+                _ => self.tone[2],
+            }
+        }
+    }
+
+    /// The chip's output level now (sum of the four channels).
+    pub fn level(&self) -> i32 {
+        let mut sum = 0i32;
+        for ch in 0..3 {
+            let v = VOLUME[self.volume[ch] as usize] as i32;
+            sum += if self.tone[ch] <= 1 || self.flip[ch] {
+                v
+            } else {
+                -v
+            };
+        }
+        let v = VOLUME[self.volume[3] as usize] as i32;
+        sum + if self.lfsr & 1 != 0 { v } else { -v }
+    }
+
+    /// One counter step (every 16 PSG clocks).
+    pub fn step(&mut self) {
+        for ch in 0..4 {
+            if self.counter[ch] > 1 {
+                self.counter[ch] -= 1;
+                continue;
+            }
+            self.counter[ch] = self.period(ch).max(1);
+            self.flip[ch] = !self.flip[ch];
+            if ch == 3 && self.flip[3] {
+                let fb = if self.tone[3] & 4 != 0 {
+                    (self.lfsr ^ (self.lfsr >> 3)) & 1
+                } else {
+                    self.lfsr & 1
+                };
+                self.lfsr = (self.lfsr >> 1) | (fb << 15);
+            }
+        }
+    }
+
+    /// Runs the chip to the last counter step at or before `now`, appending a sample for each
+    /// output window completed.
+    pub fn sync(&mut self, now: u64) {
+        if now < self.synced_to + MCLK_PER_PSG_STEP {
+            return;
+        }
+        if !self.render {
+            self.synced_to = now / MCLK_PER_PSG_STEP * MCLK_PER_PSG_STEP;
+            self.acc = 0;
+            return;
+        }
+        // After a long silence (a machine that just enabled sound) skip to the last second.
+        let limit = 223_722 * MCLK_PER_PSG_STEP;
+        if now - self.synced_to > limit {
+            self.synced_to = (now - limit) / MCLK_PER_FM_SAMPLE * MCLK_PER_FM_SAMPLE;
+            self.acc = 0;
+        }
+        let mut level = self.level() as i64;
+        while self.synced_to + MCLK_PER_PSG_STEP <= now {
+            let t0 = self.synced_to;
+            let t1 = t0 + MCLK_PER_PSG_STEP;
+            let window_end = (t0 / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
+            if t1 < window_end {
+                self.acc += level * MCLK_PER_PSG_STEP as i64;
+            } else {
+                self.acc += level * (window_end - t0) as i64;
+                self.out
+                    .push((self.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
+                self.acc = level * (t1 - window_end) as i64;
+            }
+            self.synced_to = t1;
+            self.step();
+            level = self.level() as i64;
+        }
+    }
+
+    /// The synthesis state as bytes (for save states).
+    pub fn save_synth(&self, out: &mut Vec<u8>) {
+        for c in self.counter {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for f in self.flip {
+            out.push(u8::from(f));
+        }
+        out.extend_from_slice(&self.lfsr.to_le_bytes());
+        out.extend_from_slice(&self.synced_to.to_le_bytes());
+        out.extend_from_slice(&self.acc.to_le_bytes());
+    }
+
+    /// Restores what [`Psg::save_synth`] wrote; returns the bytes consumed.
+    pub fn load_synth(&mut self, data: &[u8]) -> Option<usize> {
+        let mut r = crate::ym2612::ByteReader::new(data);
+        for c in &mut self.counter {
+            *c = r.u16()?;
+        }
+        for f in &mut self.flip {
+            *f = r.u8()? != 0;
+        }
+        self.lfsr = r.u16()?;
+        self.synced_to = r.u64()?;
+        self.acc = r.u64()? as i64;
+        self.out.clear();
+        Some(r.pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_tone(p: &mut Psg, ch: u8, period: u16) {
+        p.write(0x80 | ch << 5 | (period & 0xF) as u8);
+        p.write((period >> 4) as u8 & 0x3F);
+    }
+
+    /// Counts output transitions of channel 0 over `steps` counter steps.
+    fn toggles(p: &mut Psg, ch: usize, steps: usize) -> usize {
+        let mut n = 0;
+        let mut last = p.flip[ch];
+        for _ in 0..steps {
+            p.step();
+            if p.flip[ch] != last {
+                n += 1;
+                last = p.flip[ch];
+            }
+        }
+        n
+    }
+
+    /// Frequency = clock / (32 N): with N = 0x100 the output toggles every 256 steps of
+    /// clock / 16, i.e. a full period per 512 steps.
+    #[test]
+    fn tone_frequency() {
+        let mut p = Psg::new();
+        set_tone(&mut p, 0, 0x100);
+        assert_eq!(p.tone[0], 0x100);
+        // First reload happens on the first step.
+        let n = toggles(&mut p, 0, 512 * 10 + 1);
+        assert_eq!(n, 21);
+        // 3,579,545 Hz / (32 * 256) = 437 Hz over one second of steps.
+        let mut p = Psg::new();
+        set_tone(&mut p, 0, 0x100);
+        let steps = 3_579_545 / 16;
+        let periods = toggles(&mut p, 0, steps) / 2;
+        assert_eq!(periods, (3_579_545f64 / (32.0 * 256.0)).round() as usize);
+    }
+
+    /// Periods 0 and 1 hold the output high.
+    #[test]
+    fn period_zero_and_one_are_constant() {
+        for period in [0, 1] {
+            let mut p = Psg::new();
+            p.write(0x90); // channel 0 full volume
+            set_tone(&mut p, 0, period);
+            p.write(0xBF);
+            p.write(0xDF);
+            p.write(0xFF);
+            for _ in 0..100 {
+                p.step();
+                assert_eq!(
+                    p.level(),
+                    VOLUME[0] as i32 - 3 * VOLUME[15] as i32 - VOLUME[15] as i32
+                );
+            }
+        }
+    }
+
+    /// White noise: the Sega LFSR (16 bits, taps 0 and 3, reloaded with $8000) gives the
+    /// documented period of 57,337 (SMS Power).
+    #[test]
+    fn white_noise_lfsr_period() {
+        let mut p = Psg::new();
+        p.write(0xE4); // white noise, N/512
+        assert_eq!(p.lfsr, 0x8000);
+        let start = p.lfsr;
+        let mut shifts = 0u32;
+        loop {
+            let before = p.lfsr;
+            p.step();
+            if p.lfsr != before {
+                shifts += 1;
+                if p.lfsr == start || shifts > 100_000 {
+                    break;
+                }
+            }
+        }
+        assert_eq!(shifts, 57_337);
+    }
+
+    /// Periodic noise: a 16-step cycle whose output is high once per cycle.
+    #[test]
+    fn periodic_noise() {
+        let mut p = Psg::new();
+        p.write(0xE0);
+        let mut bits = Vec::new();
+        while bits.len() < 32 {
+            let before = p.lfsr;
+            p.step();
+            if p.lfsr != before {
+                bits.push(p.lfsr & 1);
+            }
+        }
+        assert_eq!(bits.iter().filter(|&&b| b == 1).count(), 2);
+        assert_eq!(bits[..16], bits[16..]);
+    }
+
+    /// Noise mode 3 steps at channel 2's period; modes 0-2 every 16/32/64 counts, with the
+    /// LFSR shifting on every second toggle.
+    #[test]
+    fn noise_rates() {
+        for (mode, period) in [(0u8, 16usize), (1, 32), (2, 64), (3, 100)] {
+            let mut p = Psg::new();
+            set_tone(&mut p, 2, 100);
+            p.write(0xE4 | mode);
+            let mut shifts = 0;
+            let steps = period * 2 * 50;
+            for _ in 0..steps {
+                let before = p.lfsr;
+                p.step();
+                shifts += usize::from(p.lfsr != before);
+            }
+            assert!((49..=50).contains(&shifts), "mode {mode}: {shifts}");
+        }
+    }
+
+    /// 2 dB per attenuation step, 15 silent.
+    #[test]
+    fn attenuation_table() {
+        for k in 0..14 {
+            let ratio = VOLUME[k + 1] as f64 / VOLUME[k] as f64;
+            assert!((ratio - 0.794_33).abs() < 0.005, "step {k}: {ratio}");
+        }
+        assert_eq!(VOLUME[15], 0);
+    }
+
+    /// The box filter: a constant level comes out unchanged, one sample per 1008 master
+    /// clocks on the absolute grid.
+    #[test]
+    fn output_windows() {
+        let mut p = Psg::new();
+        p.render = true;
+        p.write(0x90);
+        set_tone(&mut p, 0, 1);
+        p.sync(1008 * 10 + 500);
+        assert_eq!(p.out.len(), 10);
+        let first = p.out[1];
+        assert!(p.out[1..].iter().all(|&s| s == first));
+        assert_eq!(first as i32, p.level());
     }
 }

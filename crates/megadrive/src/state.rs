@@ -14,7 +14,7 @@ use crate::vdp::dma::{Dma, DmaKind};
 
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 3;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -292,6 +292,10 @@ impl Machine {
         w.u64(t.z80_ram_read_mclk);
         w.u64(t.z80_ram_write_mclk);
         w.bool(t.fill_start_delay);
+        w.bool(t.musashi_clocks);
+        w.bool(t.color_dma_refresh);
+        w.bool(t.fifo_resume_on_cpu_clock);
+        w.bool(t.gpgx17_status_read);
         w.u32(sys.watches.len() as u32);
         for wt in &sys.watches {
             w.u32(wt.addr);
@@ -344,6 +348,11 @@ impl Machine {
         w.u16s(&psg.tone);
         w.bytes(&psg.volume);
         w.u8(psg.latched);
+        // The chips' synthesis state (phases, envelopes, LFO, PSG counters).
+        let mut synth = Vec::new();
+        ym.save_synth(&mut synth);
+        psg.save_synth(&mut synth);
+        w.bytes(&synth);
 
         // VDP.
         let v = &sys.vdp;
@@ -490,6 +499,10 @@ impl Machine {
         sys.timing.z80_ram_read_mclk = r.u64()?;
         sys.timing.z80_ram_write_mclk = r.u64()?;
         sys.timing.fill_start_delay = r.bool()?;
+        sys.timing.musashi_clocks = r.bool()?;
+        sys.timing.color_dma_refresh = r.bool()?;
+        sys.timing.fifo_resume_on_cpu_clock = r.bool()?;
+        sys.timing.gpgx17_status_read = r.bool()?;
         let n = r.len(1 << 16)?;
         let mut watches = Vec::with_capacity(n);
         for _ in 0..n {
@@ -556,6 +569,18 @@ impl Machine {
         let vol = r.bytes_exact(4)?;
         sys.psg.volume.copy_from_slice(&vol);
         sys.psg.latched = r.u8()?;
+        let synth = r.bytes(4096)?;
+        let used = sys
+            .ym
+            .load_synth(&synth)
+            .ok_or_else(|| r.invalid("YM2612 synthesis state"))?;
+        let used_psg = sys
+            .psg
+            .load_synth(&synth[used..])
+            .ok_or_else(|| r.invalid("PSG synthesis state"))?;
+        if used + used_psg != synth.len() {
+            return Err(r.invalid("sound synthesis state length"));
+        }
 
         let v = &mut sys.vdp;
         let regs = r.bytes_exact(24)?;

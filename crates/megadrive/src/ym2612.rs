@@ -1,10 +1,37 @@
-//! The YM2612's bus side: address/data ports, the status register with its busy flag, and
-//! timers A and B counting in output samples so their overflow flags read as on hardware.
-//! No sound is synthesised yet.
+//! The YM2612 (OPN2): address/data ports, the status register with its busy flag, timers A
+//! and B counting in output samples so their overflow flags read as on hardware, and the FM
+//! synthesis: 6 channels of 4 operators, the 8 algorithms, operator 1 feedback, the envelope
+//! generator, detune/multiple, the LFO (AMS/PMS), channel 3's special mode, the DAC on
+//! channel 6 and stereo panning, one output sample per 144 YM clocks (MCLK / 1008, 53,267 Hz
+//! on NTSC).
+//!
+//! Sources (documentation, not code): Yamaha's YM2608/YM2612 application manuals (register
+//! map, timer periods, detune table, the AMS/PMS depths); Nemesis's reverse-engineering
+//! notes on SpritesMind (the 256-entry log-sin and exponent tables and their formulas, the
+//! envelope generator's counter, rate shifts and increment patterns including the YM2612's
+//! odd patterns for rates 2-7, the 10-bit attenuation, the 13-bit operator output, the
+//! operator pipeline's one-sample delays); jsgroth's "Emulating the YM2612" articles and
+//! the Nuked-OPN2 description of the 9-bit DAC's multiplexed output (the "ladder effect").
+//!
+//! Operators are numbered as in the algorithm diagrams, op1..op4; the register offsets
+//! +0/+4/+8/+C address op1, op3, op2, op4 ([`REG_SLOT_TO_OP`]).
+//!
+//! The 9-bit DAC and its ladder: each channel's 14-bit sum is cut to 9 bits and the chip
+//! time-multiplexes its single DAC, giving each channel 4 of every 24 cycles; within its
+//! slot a channel drives its value (+1 when non-negative) for one cycle and its sign (+1 or
+//! -1) for the other three, and a channel whose output is panned off drives its sign for all
+//! four. Averaged over the slot this is v + 4 for v >= 0, v - 3 for v < 0, and +4 / -4 when
+//! panned off: the discrete YM2612's crossover distortion, audible on quiet notes. We mix
+//! that average (the mixer's DC blocker removes the constant part).
 //!
 //! Timer periods: YM2612 application manual (timer A: 18 us x (1024 - TA) at 7.67 MHz, one
 //! tick per output sample; timer B: 16 samples per tick). Busy flag: 32 YM clocks after a data
 //! write (Nemesis's measurements, as Genesis Plus GX models them).
+//!
+//! Not modelled: SSG-EG, CSM key-on, the test register, the LFO's register-level PM bit
+//! pattern (PM is a smooth 8-step quarter wave of the documented depth).
+
+use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
 
@@ -12,6 +39,127 @@ use crate::clock::MCLK_PER_FM_SAMPLE;
 pub const MCLK_PER_FM_CLOCK: u64 = 42;
 /// YM clocks the busy flag stays set after a data-port write.
 pub const BUSY_FM_CLOCKS: u64 = 32;
+
+/// Register slot (offset / 4) to operator number - 1.
+pub const REG_SLOT_TO_OP: [usize; 4] = [0, 2, 1, 3];
+
+/// Envelope phases.
+pub const EG_ATTACK: u8 = 0;
+pub const EG_DECAY: u8 = 1;
+pub const EG_SUSTAIN: u8 = 2;
+pub const EG_RELEASE: u8 = 3;
+
+/// Largest attenuation (10 bits, 0.09375 dB per unit).
+pub const MAX_ATT: u16 = 0x3FF;
+
+/// Detune in phase-increment units per key code (0-31), for DT = 1..3 (Yamaha's table).
+const DETUNE: [[u8; 32]; 3] = [
+    [
+        0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 8,
+        8, 8,
+    ],
+    [
+        1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12, 13, 14,
+        16, 16, 16, 16,
+    ],
+    [
+        2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19,
+        20, 22, 22, 22, 22,
+    ],
+];
+
+/// LFO: output samples per LFO step (128 steps per cycle) for frequencies 0-7
+/// (3.98, 5.56, 6.02, 6.37, 6.88, 9.63, 48.1, 72.2 Hz).
+const LFO_PERIOD: [u8; 8] = [108, 77, 71, 67, 62, 44, 8, 5];
+/// AMS 0-3: right shift of the LFO's 0-126 triangle (0, 1.4, 5.9, 11.8 dB at the peak).
+const AMS_SHIFT: [u8; 4] = [8, 3, 1, 0];
+/// PMS 0-7 (0, 3.4, 6.7, 10, 14, 20, 40, 80 cents at the peak), as the peak change of
+/// F-number in units of (fnum >> 4) * step / 1024 with step 7 at the peak.
+const PMS_DEPTH: [i32; 8] = [0, 5, 9, 14, 19, 27, 55, 111];
+
+/// Envelope increment patterns, indexed by the low two bits of the rate (or the YM2612's
+/// odd rows for rates 2-7), stepped by the EG counter.
+const EG_PATTERN: [[u8; 8]; 4] = [
+    [0, 1, 0, 1, 0, 1, 0, 1],
+    [0, 1, 0, 1, 1, 1, 0, 1],
+    [0, 1, 1, 1, 0, 1, 1, 1],
+    [0, 1, 1, 1, 1, 1, 1, 1],
+];
+const EG_PATTERN_FAST: [[u8; 8]; 4] = [
+    [1, 1, 1, 1, 1, 1, 1, 1],
+    [1, 1, 1, 2, 1, 1, 1, 2],
+    [1, 2, 1, 2, 1, 2, 1, 2],
+    [1, 2, 2, 2, 1, 2, 2, 2],
+];
+
+/// The log-sin and exponent tables (Nemesis): 256 entries each.
+pub struct Tables {
+    /// round(-log2(sin((i + 0.5) * pi / 512)) * 256): a quarter sine as attenuation in 4.8
+    /// fixed point.
+    pub log_sin: [u16; 256],
+    /// round((2^(i / 256) - 1) * 1024): the fraction of 2^x in 10 bits.
+    pub exp: [u16; 256],
+}
+
+pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let mut log_sin = [0u16; 256];
+    let mut exp = [0u16; 256];
+    for i in 0..256 {
+        let s = ((i as f64 + 0.5) * std::f64::consts::PI / 512.0).sin();
+        log_sin[i] = (-s.log2() * 256.0).round() as u16;
+        exp[i] = ((2f64.powf(i as f64 / 256.0) - 1.0) * 1024.0).round() as u16;
+    }
+    Tables { log_sin, exp }
+});
+
+impl Tables {
+    /// One operator's output: a 10-bit phase and a 10-bit attenuation to a 14-bit signed
+    /// value (13-bit magnitude).
+    #[inline]
+    pub fn operator(&self, phase: u32, att: u32) -> i32 {
+        let index = if phase & 0x100 != 0 {
+            !phase & 0xFF
+        } else {
+            phase & 0xFF
+        };
+        let level = self.log_sin[index as usize] as u32 + (att << 2);
+        if level >= 13 << 8 {
+            return 0;
+        }
+        let mag =
+            (((self.exp[((level & 0xFF) ^ 0xFF) as usize] as u32) | 0x400) << 2) >> (level >> 8);
+        if phase & 0x200 != 0 {
+            -(mag as i32)
+        } else {
+            mag as i32
+        }
+    }
+}
+
+/// One operator's running state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Operator {
+    /// 20-bit phase accumulator.
+    pub phase: u32,
+    /// Envelope attenuation (10 bits).
+    pub env: u16,
+    pub eg_phase: u8,
+    pub key: bool,
+}
+
+/// One channel's running state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Channel {
+    pub ops: [Operator; 4],
+    /// F-number (11 bits) and block as applied by the last $A0-$A2 write.
+    pub fnum: u16,
+    pub block: u8,
+    /// Operator 1's last two outputs (feedback) and the delayed modulation value.
+    pub op1_out: [i32; 2],
+    pub mem: i32,
+    /// Last output (14-bit, clipped), for tests and meters.
+    pub out: i32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ym2612 {
@@ -30,6 +178,23 @@ pub struct Ym2612 {
     pub synced_to: u64,
     /// Absolute master clock at which the busy flag clears.
     pub busy_until: u64,
+    // ---- synthesis ----
+    pub channels: [Channel; 6],
+    /// Channel 3's special-mode F-numbers/blocks for op1, op2, op3 (from $A9/$AD, $AA/$AE,
+    /// $A8/$AC).
+    pub ch3_fnum: [u16; 3],
+    pub ch3_block: [u8; 3],
+    /// The EG is clocked every third sample; its 12-bit counter.
+    pub eg_timer: u8,
+    pub eg_counter: u16,
+    /// LFO: samples into the current step and the 7-bit step.
+    pub lfo_timer: u8,
+    pub lfo_step: u8,
+    /// Synthesise (set by the machine when audio is wanted; not part of save states).
+    pub render: bool,
+    /// Interleaved stereo samples at the chip's rate not yet taken by the mixer, in the
+    /// mixer's scale (not part of save states).
+    pub out: Vec<i16>,
 }
 
 impl Default for Ym2612 {
@@ -40,9 +205,21 @@ impl Default for Ym2612 {
 
 impl Ym2612 {
     pub fn new() -> Self {
+        let mut regs = vec![0; 512];
+        // Both outputs on after reset.
+        for r in [0xB4, 0xB5, 0xB6, 0x1B4, 0x1B5, 0x1B6] {
+            regs[r] = 0xC0;
+        }
+        let mut channels: [Channel; 6] = Default::default();
+        for ch in &mut channels {
+            for op in &mut ch.ops {
+                op.env = MAX_ATT;
+                op.eg_phase = EG_RELEASE;
+            }
+        }
         Ym2612 {
             address: [0; 2],
-            regs: vec![0; 512],
+            regs,
             status: 0,
             mode: 0,
             timer_a_period: 1024,
@@ -51,6 +228,15 @@ impl Ym2612 {
             timer_b_count: 0,
             synced_to: 0,
             busy_until: 0,
+            channels,
+            ch3_fnum: [0; 3],
+            ch3_block: [0; 3],
+            eg_timer: 0,
+            eg_counter: 0,
+            lfo_timer: 0,
+            lfo_step: 0,
+            render: false,
+            out: Vec::new(),
         }
     }
 
@@ -58,17 +244,30 @@ impl Ym2612 {
     pub fn reset(&mut self, now: u64) {
         self.sync(now);
         let synced = self.synced_to;
+        let render = self.render;
+        let out = std::mem::take(&mut self.out);
         *self = Ym2612::new();
         self.synced_to = synced;
+        self.render = render;
+        self.out = out;
     }
 
-    /// Runs the timers in whole samples up to the first sample boundary at or after `now`.
+    /// Runs the timers (and the synthesis) in whole samples up to the first sample boundary
+    /// at or after `now`.
     pub fn sync(&mut self, now: u64) {
         if now <= self.synced_to {
             return;
         }
         let samples = (now - self.synced_to).div_ceil(MCLK_PER_FM_SAMPLE);
         self.synced_to += samples * MCLK_PER_FM_SAMPLE;
+        if self.render {
+            // After a long silence (a machine that just enabled sound) render the last second.
+            let n = samples.min(53_267);
+            if n < samples {
+                self.out.clear();
+            }
+            self.render_samples(n as usize);
+        }
         let samples = samples.min(1 << 20) as i64;
         if self.mode & 1 != 0 {
             let (count, overflow) = run_timer(self.timer_a_count, self.timer_a_period, samples);
@@ -129,10 +328,400 @@ impl Ym2612 {
                     self.status &= !(value >> 4) & 3;
                     self.mode = value;
                 }
+                0x28 => self.key_on_off(value),
+                0xA8..=0xAA => {
+                    let slot = [2, 0, 1][reg - 0xA8];
+                    let hi = self.regs[reg + 4];
+                    self.ch3_fnum[slot] = ((hi as u16 & 7) << 8) | value as u16;
+                    self.ch3_block[slot] = (hi >> 3) & 7;
+                }
                 _ => {}
             }
         }
+        if (0xA0..=0xA2).contains(&reg) {
+            let ch = part * 3 + (reg - 0xA0);
+            let hi = self.regs[part * 256 + reg + 4];
+            let c = &mut self.channels[ch];
+            c.fnum = ((hi as u16 & 7) << 8) | value as u16;
+            c.block = (hi >> 3) & 7;
+        }
     }
+
+    fn key_on_off(&mut self, value: u8) {
+        let ch = match value & 7 {
+            c @ 0..=2 => c as usize,
+            c @ 4..=6 => c as usize - 1,
+            _ => return,
+        };
+        for op in 0..4 {
+            let on = value & (0x10 << op) != 0;
+            let ar = self.regs[reg_addr(ch, 0x50, op)] & 0x1F;
+            let ks_rate = self.key_scale(ch, op);
+            let o = &mut self.channels[ch].ops[op];
+            if on && !o.key {
+                o.phase = 0;
+                o.eg_phase = EG_ATTACK;
+                if ar != 0 && (2 * ar as u32 + ks_rate).min(63) >= 62 {
+                    o.env = 0;
+                }
+                if o.env == 0 {
+                    o.eg_phase = EG_DECAY;
+                }
+            } else if !on && o.key {
+                o.eg_phase = EG_RELEASE;
+            }
+            o.key = on;
+        }
+    }
+
+    /// F-number and block driving operator `op` of channel `ch`.
+    fn freq(&self, ch: usize, op: usize) -> (u16, u8) {
+        if ch == 2 && self.mode & 0xC0 != 0 && op < 3 {
+            (self.ch3_fnum[op], self.ch3_block[op])
+        } else {
+            let c = &self.channels[ch];
+            (c.fnum, c.block)
+        }
+    }
+
+    /// Key code (block and the top F-number bits, 5 bits).
+    fn key_code(fnum: u16, block: u8) -> u32 {
+        let f11 = (fnum >> 10) & 1;
+        let f10 = (fnum >> 9) & 1;
+        let f9 = (fnum >> 8) & 1;
+        let f8 = (fnum >> 7) & 1;
+        let n3 = (f11 & (f10 | f9 | f8)) | ((f11 ^ 1) & f10 & f9 & f8);
+        ((block as u32) << 2) | ((f11 as u32) << 1) | n3 as u32
+    }
+
+    /// The rate added by key scaling for operator `op`.
+    fn key_scale(&self, ch: usize, op: usize) -> u32 {
+        let (fnum, block) = self.freq(ch, op);
+        let ks = self.regs[reg_addr(ch, 0x50, op)] >> 6;
+        Self::key_code(fnum, block) >> (3 - ks)
+    }
+
+    /// Renders `n` output samples into [`Ym2612::out`].
+    pub fn render_samples(&mut self, n: usize) {
+        let tables = &*TABLES;
+        self.out.reserve(n * 2);
+        for _ in 0..n {
+            let (l, r) = self.sample(tables);
+            self.out.push(l);
+            self.out.push(r);
+        }
+    }
+
+    /// One output sample: LFO, envelopes, operators, the DAC ladder and panning.
+    fn sample(&mut self, t: &Tables) -> (i16, i16) {
+        // LFO.
+        let lfo = self.regs[0x22];
+        if lfo & 8 != 0 {
+            self.lfo_timer += 1;
+            if self.lfo_timer >= LFO_PERIOD[(lfo & 7) as usize] {
+                self.lfo_timer = 0;
+                self.lfo_step = (self.lfo_step + 1) & 0x7F;
+            }
+        } else {
+            self.lfo_timer = 0;
+            self.lfo_step = 0;
+        }
+        let am_tri = if self.lfo_step < 64 {
+            self.lfo_step as u32 * 2
+        } else {
+            (127 - self.lfo_step as u32) * 2
+        };
+        let pm_pos = self.lfo_step >> 2;
+        let pm_q = (pm_pos & 7) as i32;
+        let pm_val = match pm_pos >> 3 {
+            0 => pm_q,
+            1 => 7 - pm_q,
+            2 => -pm_q,
+            _ => -(7 - pm_q),
+        };
+
+        // Envelope clock.
+        self.eg_timer += 1;
+        let eg_tick = self.eg_timer == 3;
+        if eg_tick {
+            self.eg_timer = 0;
+            self.eg_counter = (self.eg_counter + 1) & 0xFFF;
+        }
+
+        let dac_on = self.regs[0x2B] & 0x80 != 0;
+        let (mut left, mut right) = (0i32, 0i32);
+        for ch in 0..6 {
+            let part = if ch < 3 { 0 } else { 0x100 };
+            let cr = ch % 3;
+            let b4 = self.regs[part + 0xB4 + cr];
+            let out = if ch == 5 && dac_on {
+                self.run_channel_silently(ch, eg_tick, t);
+                ((self.regs[0x2A] as i32) - 128) << 6
+            } else {
+                self.run_channel(ch, eg_tick, am_tri, pm_val, t)
+            };
+            self.channels[ch].out = out;
+            // 9-bit DAC with the multiplexing ladder (see the module doc).
+            let v = out >> 5;
+            let on = if v >= 0 { v + 4 } else { v - 3 };
+            let off = if v >= 0 { 4 } else { -4 };
+            left += if b4 & 0x80 != 0 { on } else { off };
+            right += if b4 & 0x40 != 0 { on } else { off };
+        }
+        // Mixer scale: one full-scale channel = 16 x 256 = 4096.
+        ((left * 16) as i16, (right * 16) as i16)
+    }
+
+    /// Runs a channel's envelopes and phases without output (channel 6 while the DAC is on).
+    fn run_channel_silently(&mut self, ch: usize, eg_tick: bool, t: &Tables) {
+        let _ = self.run_channel(ch, eg_tick, 0, 0, t);
+    }
+
+    /// Advances one channel by a sample and returns its 14-bit output.
+    fn run_channel(
+        &mut self,
+        ch: usize,
+        eg_tick: bool,
+        am_tri: u32,
+        pm_val: i32,
+        t: &Tables,
+    ) -> i32 {
+        let part = if ch < 3 { 0 } else { 0x100 };
+        let cr = ch % 3;
+        let b0 = self.regs[part + 0xB0 + cr];
+        let b4 = self.regs[part + 0xB4 + cr];
+        let alg = b0 & 7;
+        let fb = (b0 >> 3) & 7;
+        let ams = AMS_SHIFT[((b4 >> 4) & 3) as usize];
+        let pms = PMS_DEPTH[(b4 & 7) as usize];
+        let am = am_tri >> ams;
+
+        // Per operator: phase increment, envelope step, total attenuation; then the phase
+        // the operator reads this sample (before advancing).
+        let mut att = [0u32; 4];
+        let mut phase = [0u32; 4];
+        for op in 0..4 {
+            let (fnum, block) = self.freq(ch, op);
+            let kc = Self::key_code(fnum, block);
+            let dtml = self.regs[reg_addr(ch, 0x30, op)];
+            let tl = self.regs[reg_addr(ch, 0x40, op)] & 0x7F;
+            let ksar = self.regs[reg_addr(ch, 0x50, op)];
+            let amd1r = self.regs[reg_addr(ch, 0x60, op)];
+            let d2r = self.regs[reg_addr(ch, 0x70, op)] & 0x1F;
+            let slrr = self.regs[reg_addr(ch, 0x80, op)];
+            let ks = kc >> (3 - (ksar >> 6));
+
+            // Phase increment with PM and detune.
+            let mut f = fnum as i32;
+            if pms != 0 {
+                f += ((fnum as i32 >> 4) * pms * pm_val) >> 10;
+            }
+            let mut base = ((f.max(0) as u32) << block) >> 1;
+            let dt = (dtml >> 4) & 7;
+            if dt & 3 != 0 {
+                let d = DETUNE[(dt & 3) as usize - 1][kc.min(31) as usize] as u32;
+                base = if dt & 4 != 0 {
+                    base.wrapping_sub(d)
+                } else {
+                    base + d
+                };
+            }
+            base &= 0x1FFFF;
+            let mul = (dtml & 0xF) as u32;
+            let inc = if mul == 0 { base >> 1 } else { base * mul } & 0xFFFFF;
+
+            let o = &mut self.channels[ch].ops[op];
+            phase[op] = o.phase >> 10;
+            o.phase = (o.phase + inc) & 0xFFFFF;
+
+            // Envelope.
+            let sl = ((slrr >> 4) as u16) << 5;
+            let sl = if sl == 0x1E0 { 0x3E0 } else { sl };
+            if o.eg_phase == EG_DECAY && o.env >= sl {
+                o.eg_phase = EG_SUSTAIN;
+            }
+            if eg_tick {
+                let r = match o.eg_phase {
+                    EG_ATTACK => (ksar & 0x1F) as u32,
+                    EG_DECAY => (amd1r & 0x1F) as u32,
+                    EG_SUSTAIN => d2r as u32,
+                    _ => ((slrr & 0xF) as u32) * 2 + 1,
+                };
+                let rate = if r == 0 { 0 } else { (2 * r + ks).min(63) };
+                let inc = eg_increment(rate, self.eg_counter);
+                if inc != 0 {
+                    if o.eg_phase == EG_ATTACK {
+                        if rate < 62 {
+                            let env = o.env as i32;
+                            let next = env + ((!env * inc as i32) >> 4);
+                            o.env = next.max(0) as u16;
+                        }
+                        if o.env == 0 {
+                            o.eg_phase = EG_DECAY;
+                        }
+                    } else {
+                        o.env = (o.env + inc as u16).min(MAX_ATT);
+                    }
+                }
+            }
+            let mut a = o.env as u32 + ((tl as u32) << 3);
+            if amd1r & 0x80 != 0 {
+                a += am;
+            }
+            att[op] = a.min(MAX_ATT as u32);
+        }
+
+        let c = &mut self.channels[ch];
+        // Operator 1 with feedback; its output reaches the others one sample late.
+        let m1 = c.op1_out[1];
+        let fb_in = if fb != 0 {
+            (c.op1_out[0] + c.op1_out[1]) >> (10 - fb)
+        } else {
+            0
+        };
+        let new_m1 = t.operator((phase[0] as i32 + fb_in) as u32 & 0x3FF, att[0]);
+        c.op1_out = [c.op1_out[1], new_m1];
+        let mem = c.mem;
+        let op = |p: u32, modulation: i32, a: u32| -> i32 {
+            t.operator((p as i32 + (modulation >> 1)) as u32 & 0x3FF, a)
+        };
+        let out = match alg {
+            0 => {
+                let m2 = op(phase[2], mem, att[2]);
+                let c1 = op(phase[1], m1, att[1]);
+                c.mem = c1;
+                op(phase[3], m2, att[3])
+            }
+            1 => {
+                let m2 = op(phase[2], mem, att[2]);
+                let c1 = op(phase[1], 0, att[1]);
+                c.mem = m1 + c1;
+                op(phase[3], m2, att[3])
+            }
+            2 => {
+                let m2 = op(phase[2], mem, att[2]);
+                let c1 = op(phase[1], 0, att[1]);
+                c.mem = c1;
+                op(phase[3], m1 + m2, att[3])
+            }
+            3 => {
+                let m2 = op(phase[2], 0, att[2]);
+                let c1 = op(phase[1], m1, att[1]);
+                let out = op(phase[3], m2 + mem, att[3]);
+                c.mem = c1;
+                out
+            }
+            4 => {
+                let m2 = op(phase[2], 0, att[2]);
+                let c1 = op(phase[1], m1, att[1]);
+                c1 + op(phase[3], m2, att[3])
+            }
+            5 => {
+                let m2 = op(phase[2], mem, att[2]);
+                c.mem = m1;
+                let c1 = op(phase[1], m1, att[1]);
+                c1 + m2 + op(phase[3], m1, att[3])
+            }
+            6 => {
+                let m2 = op(phase[2], 0, att[2]);
+                let c1 = op(phase[1], m1, att[1]);
+                c1 + m2 + op(phase[3], 0, att[3])
+            }
+            _ => {
+                let m2 = op(phase[2], 0, att[2]);
+                let c1 = op(phase[1], 0, att[1]);
+                m1 + c1 + m2 + op(phase[3], 0, att[3])
+            }
+        };
+        out.clamp(-8192, 8191)
+    }
+
+    /// The synthesis state as bytes (for save states).
+    pub fn save_synth(&self, out: &mut Vec<u8>) {
+        for c in &self.channels {
+            for o in &c.ops {
+                out.extend_from_slice(&o.phase.to_le_bytes());
+                out.extend_from_slice(&o.env.to_le_bytes());
+                out.push(o.eg_phase);
+                out.push(u8::from(o.key));
+            }
+            out.extend_from_slice(&c.fnum.to_le_bytes());
+            out.push(c.block);
+            for v in [c.op1_out[0], c.op1_out[1], c.mem, c.out] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for i in 0..3 {
+            out.extend_from_slice(&self.ch3_fnum[i].to_le_bytes());
+            out.push(self.ch3_block[i]);
+        }
+        out.push(self.eg_timer);
+        out.extend_from_slice(&self.eg_counter.to_le_bytes());
+        out.push(self.lfo_timer);
+        out.push(self.lfo_step);
+    }
+
+    /// Restores what [`Ym2612::save_synth`] wrote; returns the bytes consumed.
+    pub fn load_synth(&mut self, data: &[u8]) -> Option<usize> {
+        let mut r = ByteReader::new(data);
+        for c in &mut self.channels {
+            for o in &mut c.ops {
+                o.phase = r.u32()? & 0xFFFFF;
+                o.env = r.u16()?.min(MAX_ATT);
+                o.eg_phase = r.u8()? & 3;
+                o.key = r.u8()? != 0;
+            }
+            c.fnum = r.u16()? & 0x7FF;
+            c.block = r.u8()? & 7;
+            c.op1_out = [r.i32()?, r.i32()?];
+            c.mem = r.i32()?;
+            c.out = r.i32()?;
+        }
+        for i in 0..3 {
+            self.ch3_fnum[i] = r.u16()? & 0x7FF;
+            self.ch3_block[i] = r.u8()? & 7;
+        }
+        self.eg_timer = r.u8()? % 3;
+        self.eg_counter = r.u16()? & 0xFFF;
+        self.lfo_timer = r.u8()?;
+        self.lfo_step = r.u8()? & 0x7F;
+        self.out.clear();
+        Some(r.pos)
+    }
+}
+
+/// Register address of operator `op` (1..4 as 0..3) of channel `ch` for register group
+/// `base` ($30, $40, ... $90).
+#[inline]
+fn reg_addr(ch: usize, base: usize, op: usize) -> usize {
+    const OP_TO_OFFSET: [usize; 4] = [0, 8, 4, 12];
+    let part = if ch < 3 { 0 } else { 0x100 };
+    part + base + OP_TO_OFFSET[op] + ch % 3
+}
+
+/// The envelope increment for `rate` (0-63) at EG counter value `counter`.
+pub fn eg_increment(rate: u32, counter: u16) -> u32 {
+    if rate < 2 {
+        return 0;
+    }
+    if rate < 48 {
+        let shift = 11 - rate / 4;
+        if counter & ((1 << shift) - 1) != 0 {
+            return 0;
+        }
+        // The YM2612's rows for rates 2-7 (Nemesis): 2-5 use row 0, 6-7 row 2.
+        let row = match rate {
+            2..=5 => 0,
+            6 | 7 => 2,
+            _ => rate & 3,
+        };
+        return EG_PATTERN[row as usize][((counter >> shift) & 7) as usize] as u32;
+    }
+    if rate >= 60 {
+        return 8;
+    }
+    let scale = 1 << ((rate - 48) / 4);
+    EG_PATTERN_FAST[(rate & 3) as usize][(counter & 7) as usize] as u32 * scale
 }
 
 /// Counts a timer down by `ticks`; returns the new count and whether it overflowed (reloading
@@ -147,9 +736,46 @@ fn run_timer(count: i32, period: i32, ticks: i64) -> (i32, bool) {
     ((period - over) as i32, true)
 }
 
+/// A little-endian cursor for the chips' synthesis state blobs.
+pub struct ByteReader<'a> {
+    data: &'a [u8],
+    pub pos: usize,
+}
+
+impl<'a> ByteReader<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        ByteReader { data, pos: 0 }
+    }
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let b = self.data.get(self.pos..self.pos + N)?;
+        self.pos += N;
+        b.try_into().ok()
+    }
+    pub fn u8(&mut self) -> Option<u8> {
+        Some(self.take::<1>()?[0])
+    }
+    pub fn u16(&mut self) -> Option<u16> {
+        Some(u16::from_le_bytes(self.take()?))
+    }
+    pub fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take()?))
+    }
+    pub fn i32(&mut self) -> Option<i32> {
+        Some(i32::from_le_bytes(self.take()?))
+    }
+    pub fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take()?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn w(ym: &mut Ym2612, part: u32, reg: u8, value: u8) {
+        ym.write(part * 2, reg, 0);
+        ym.write(part * 2 + 1, value, 0);
+    }
 
     #[test]
     fn busy_after_data_write() {
@@ -173,5 +799,165 @@ mod tests {
         ym.write(0, 0x27, 17 * MCLK_PER_FM_SAMPLE);
         ym.write(1, 0x3F, 17 * MCLK_PER_FM_SAMPLE);
         assert_eq!(ym.status & 3, 0);
+    }
+
+    /// Nemesis's tables: log-sin starts at 2137 ($859) and reaches 0 at the quarter's end;
+    /// the exponent table runs 0..1018; spot values from the formulas.
+    #[test]
+    fn sine_and_exp_tables() {
+        let t = &*TABLES;
+        assert_eq!(t.log_sin[0], 0x859);
+        assert_eq!(t.log_sin[1], 0x6C3);
+        assert_eq!(t.log_sin[2], 0x607);
+        assert_eq!(t.log_sin[255], 0);
+        assert_eq!(t.exp[0], 0);
+        assert_eq!(t.exp[1], 3);
+        assert_eq!(t.exp[255], 1018);
+        assert!(t.log_sin.windows(2).all(|w| w[0] >= w[1]));
+        assert!(t.exp.windows(2).all(|w| w[0] <= w[1]));
+        // Full level at the sine's peak: (1018 | 1024) << 2 = 8168; the trough mirrors it.
+        assert_eq!(t.operator(0x0FF, 0), 8168);
+        assert_eq!(t.operator(0x100, 0), 8168);
+        assert_eq!(t.operator(0x2FF, 0), -8168);
+        // 6 dB (64 attenuation units... 6.02 dB = 1 in the log2 domain = 256 / 4 units)
+        // halves the output.
+        assert_eq!(t.operator(0x0FF, 64), 4084);
+        // Fully attenuated.
+        assert_eq!(t.operator(0x0FF, 0x3FF), 0);
+    }
+
+    /// Envelope rates: rates 0-1 never move, 60-63 step by 8 every EG clock, rate 4k+r steps
+    /// once per 2^(11-k) EG clocks.
+    #[test]
+    fn envelope_rates() {
+        let total = |rate: u32| -> u32 { (0..4096u16).map(|c| eg_increment(rate, c)).sum() };
+        assert_eq!(total(0), 0);
+        assert_eq!(total(1), 0);
+        assert_eq!(total(63), 8 * 4096);
+        // Rates 8..47: each step of 4 doubles the speed.
+        for r in 8..44 {
+            assert_eq!(total(r + 4), 2 * total(r), "rate {r}");
+        }
+        assert_eq!(total(48), 4096);
+        assert_eq!(total(52), 2 * 4096);
+        assert_eq!(total(56), 4 * 4096);
+        // Rate 44 (k = 11, row 0): one step every other EG clock.
+        assert_eq!(total(44), 2048);
+    }
+
+    fn patch_alg7(ym: &mut Ym2612, ch: usize) {
+        let part = (ch / 3) as u32;
+        let c = (ch % 3) as u8;
+        w(ym, part, 0xB0 + c, 0x07); // algorithm 7, no feedback
+        w(ym, part, 0xB4 + c, 0xC0);
+        for slot in 0..4u8 {
+            let o = slot * 4 + c;
+            w(ym, part, 0x30 + o, 0x01); // MUL 1
+            w(ym, part, 0x40 + o, 0x00); // TL 0
+            w(ym, part, 0x50 + o, 0x1F); // AR 31
+            w(ym, part, 0x60 + o, 0x00);
+            w(ym, part, 0x70 + o, 0x00);
+            w(ym, part, 0x80 + o, 0x0F);
+        }
+        w(ym, part, 0xA4 + c, 0x22); // block 4
+        w(ym, part, 0xA0 + c, 0x69); // F-number $269 (~ 440 Hz... 252 Hz at block 4)
+    }
+
+    /// Algorithm 7 with all four operators keyed on makes sound; key-off fades it out.
+    #[test]
+    fn key_on_algorithm_7_is_audible() {
+        let mut ym = Ym2612::new();
+        ym.render = true;
+        patch_alg7(&mut ym, 0);
+        ym.render_samples(100);
+        let quiet: i32 = ym.out.iter().map(|&s| (s as i32).abs()).max().unwrap();
+        ym.out.clear();
+        w(&mut ym, 0, 0x28, 0xF0);
+        assert!(ym.channels[0].ops.iter().all(|o| o.key));
+        ym.render_samples(8000);
+        let loud: i32 = ym.out.iter().map(|&s| (s as i32).abs()).max().unwrap();
+        assert!(loud > 3000, "peak {loud} (silence {quiet})");
+        // Zero crossings of the left channel: ~ the note's frequency
+        // (fnum * 2^(block-1) * rate / 2^20).
+        let expected = 0x269 as f64 * 8.0 * 53_267.0 / 1_048_576.0;
+        let left: Vec<i32> = ym.out.iter().step_by(2).map(|&s| s as i32).collect();
+        let mean = left.iter().sum::<i32>() / left.len() as i32;
+        let crossings = left
+            .windows(2)
+            .filter(|w| (w[0] - mean < 0) != (w[1] - mean < 0))
+            .count();
+        let freq = crossings as f64 / 2.0 / (8000.0 / 53_267.0);
+        assert!(
+            (freq - expected).abs() < expected * 0.05,
+            "{freq} vs {expected}"
+        );
+        // Key off with RR 15: silent again soon.
+        w(&mut ym, 0, 0x28, 0x00);
+        ym.out.clear();
+        ym.render_samples(4000);
+        assert!(ym.channels[0].ops.iter().all(|o| o.env == MAX_ATT));
+    }
+
+    /// The DAC replaces channel 6 and passes the written byte through (9-bit: (v - 128) * 2,
+    /// plus the ladder's +4 for non-negative values).
+    #[test]
+    fn dac_passes_value_through() {
+        let mut ym = Ym2612::new();
+        ym.render = true;
+        w(&mut ym, 0, 0x2B, 0x80);
+        w(&mut ym, 1, 0xB6, 0x80); // channel 6 left only
+        for v in [0x80u8, 0xC0, 0x40, 0xFF] {
+            w(&mut ym, 0, 0x2A, v);
+            ym.out.clear();
+            ym.render_samples(1);
+            let nine = (v as i32 - 128) * 2;
+            let ladder = if nine >= 0 { nine + 4 } else { nine - 3 };
+            // Five silent channels contribute +4 each on both sides.
+            assert_eq!(ym.out[0] as i32, (ladder + 5 * 4) * 16, "value {v:#x}");
+            let off = if nine >= 0 { 4 } else { -4 };
+            assert_eq!(ym.out[1] as i32, (off + 5 * 4) * 16, "value {v:#x}");
+        }
+    }
+
+    /// Key codes and detune: the datasheet's note bits.
+    #[test]
+    fn key_code() {
+        assert_eq!(Ym2612::key_code(0x000, 0), 0);
+        assert_eq!(Ym2612::key_code(0x400, 0), 2);
+        assert_eq!(Ym2612::key_code(0x480, 0), 3);
+        assert_eq!(Ym2612::key_code(0x380, 0), 1);
+        assert_eq!(Ym2612::key_code(0x37F, 7), 28);
+    }
+
+    /// Channel 3 special mode: op1..op3 take their own F-numbers.
+    #[test]
+    fn channel3_special_mode() {
+        let mut ym = Ym2612::new();
+        w(&mut ym, 0, 0xA6, 0x10);
+        w(&mut ym, 0, 0xA2, 0x00);
+        w(&mut ym, 0, 0xAD, 0x0A);
+        w(&mut ym, 0, 0xA9, 0x11);
+        assert_eq!(ym.freq(2, 0), (0x000, 2));
+        w(&mut ym, 0, 0x27, 0x40);
+        assert_eq!(ym.freq(2, 0), (0x211, 1));
+        assert_eq!(ym.freq(2, 3), (0x000, 2));
+    }
+
+    /// Synthesis state round-trips.
+    #[test]
+    fn synth_state_round_trip() {
+        let mut ym = Ym2612::new();
+        ym.render = true;
+        patch_alg7(&mut ym, 4);
+        w(&mut ym, 1, 0x28, 0xF5);
+        ym.render_samples(333);
+        let mut a = Vec::new();
+        ym.save_synth(&mut a);
+        let mut other = Ym2612::new();
+        assert_eq!(other.load_synth(&a), Some(a.len()));
+        let mut b = Vec::new();
+        other.save_synth(&mut b);
+        assert_eq!(a, b);
+        assert_eq!(other.channels, ym.channels);
     }
 }

@@ -73,11 +73,8 @@ fn reaches_emerald_hill_on_the_reference_frames() {
     assert_eq!(m.read_u16(0xFFB00C), 502, "y_pos on frame 1500");
 }
 
-/// All three transitions as Genesis Plus GX: 328, 800, 971. Known difference: our SEGA screen
-/// ends one frame late (329); the first divergence from Genesis Plus GX is 4 68000 clocks
-/// at the end of the sound driver's decompression (frame 12).
+/// All three transitions as Genesis Plus GX: 328, 800, 971 (MAME 0.251: 324, 801, 970).
 #[test]
-#[ignore = "the SEGA screen ends on frame 329 here, 328 in Genesis Plus GX"]
 fn game_mode_frames_match_genesis_plus_gx() {
     let Some(rom) = rom() else { return };
     let (changes, _) = run(rom, 1000);

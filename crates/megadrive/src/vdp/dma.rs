@@ -11,7 +11,8 @@
 //!
 //! in bytes (words for CRAM/VSRAM). We use the access-slot counts (16/166, 18/204), halved for
 //! word writes to VRAM and for copies (a read and a write per byte), and with one slot per
-//! refresh slot lost for 68K > CRAM/VSRAM with the display off, as Genesis Plus GX does.
+//! refresh slot lost for 68K > CRAM/VSRAM with the display off, as later Genesis Plus GX
+//! does (`refresh_slots`; Genesis Plus GX 1.7 as stable-retro ships it moves 166/204 there).
 
 use crate::clock::MCLK_PER_LINE;
 
@@ -64,14 +65,15 @@ pub struct Dma {
 const SLOTS_ACTIVE: [u32; 2] = [16, 18];
 const SLOTS_BLANK: [u32; 2] = [166, 204];
 
-/// Units per line for `kind` in the current mode.
-pub fn rate_per_line(kind: DmaKind, blanking: bool, h40: bool) -> u32 {
+/// Units per line for `kind` in the current mode; `refresh_slots`: 68K > CRAM/VSRAM loses the
+/// refresh slots while blanking.
+pub fn rate_per_line(kind: DmaKind, blanking: bool, h40: bool, refresh_slots: bool) -> u32 {
     let base = if blanking { SLOTS_BLANK } else { SLOTS_ACTIVE }[usize::from(h40)];
     let mut rate = match kind {
         DmaKind::BusToVram | DmaKind::Copy => base >> 1,
         _ => base,
     };
-    if kind == DmaKind::BusToColor {
+    if kind == DmaKind::BusToColor && refresh_slots {
         // Refresh slots cost a unit each with the display off (5 in H32, 6 in H40).
         if rate == 166 {
             rate = 161;
@@ -100,17 +102,18 @@ mod tests {
     /// copy 102 bytes; in active display 18 bytes (9 words) per line.
     #[test]
     fn rates() {
-        assert_eq!(rate_per_line(DmaKind::BusToVram, true, true), 102);
-        assert_eq!(rate_per_line(DmaKind::BusToVram, false, true), 9);
-        assert_eq!(rate_per_line(DmaKind::Copy, true, true), 102);
-        assert_eq!(rate_per_line(DmaKind::Fill, true, false), 166);
-        assert_eq!(rate_per_line(DmaKind::BusToColor, true, true), 198);
-        assert_eq!(rate_per_line(DmaKind::BusToColor, false, false), 16);
+        assert_eq!(rate_per_line(DmaKind::BusToVram, true, true, true), 102);
+        assert_eq!(rate_per_line(DmaKind::BusToVram, false, true, true), 9);
+        assert_eq!(rate_per_line(DmaKind::Copy, true, true, true), 102);
+        assert_eq!(rate_per_line(DmaKind::Fill, true, false, true), 166);
+        assert_eq!(rate_per_line(DmaKind::BusToColor, true, true, true), 198);
+        assert_eq!(rate_per_line(DmaKind::BusToColor, false, false, true), 16);
+        assert_eq!(rate_per_line(DmaKind::BusToColor, true, true, false), 204);
     }
 
     #[test]
     fn lengths_and_durations_round_trip() {
-        let rate = rate_per_line(DmaKind::BusToVram, true, true);
+        let rate = rate_per_line(DmaKind::BusToVram, true, true, true);
         assert_eq!(units_in(MCLK_PER_LINE, rate), rate);
         assert_eq!(mclk_for(rate, rate), MCLK_PER_LINE);
         // A $1000-word transfer in vertical blank takes about 40 lines.

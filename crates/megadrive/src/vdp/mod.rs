@@ -30,6 +30,8 @@ pub const VINT_H40_MCLK: u64 = 788;
 /// scheduler's line start.
 pub const HBLANK_H32_MCLK: (u64, u64) = (280, 860);
 pub const HBLANK_H40_MCLK: (u64, u64) = (228, 872);
+/// Genesis Plus GX 1.7 reads HBLANK set for the first 588 master clocks of every line.
+pub const GPGX17_HBLANK_END_MCLK: u64 = 588;
 
 /// Status register bits.
 pub mod status {
@@ -285,7 +287,9 @@ impl Vdp {
     }
 
     /// The status register as read at `now` (the read side effects are applied).
-    pub fn read_status(&mut self, now: u64) -> u16 {
+    /// `hblank_588`: the HBLANK flag reads set for the first 588 master clocks of each line
+    /// (Genesis Plus GX 1.7's approximation) rather than in the measured window.
+    pub fn read_status(&mut self, now: u64, hblank_588: bool) -> u16 {
         if self.status & status::DMA_BUSY != 0 && self.dma.length == 0 && now >= self.dma.end {
             self.status &= !status::DMA_BUSY;
         }
@@ -307,7 +311,9 @@ impl Vdp {
         if self.v_counter == self.active_lines && rel >= self.vint_mclk() && !self.z80_irq {
             value |= status::VINT_OCCURRED;
         }
-        let (start, end) = if self.h40() {
+        let (start, end) = if hblank_588 {
+            (0, GPGX17_HBLANK_END_MCLK)
+        } else if self.h40() {
             HBLANK_H40_MCLK
         } else {
             HBLANK_H32_MCLK

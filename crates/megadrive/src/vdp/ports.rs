@@ -99,13 +99,15 @@ impl Vdp {
     }
 
     /// A word written to the data port at `now`; returns the clock at which the 68000 may go on
-    /// (it waits while the FIFO is full) and whether a fill now runs.
-    pub fn write_data(&mut self, value: u16, now: u64) -> (u64, PortEffect) {
+    /// (it waits while the FIFO is full) and whether a fill now runs. `cpu_edge`: the 68000
+    /// resumes on one of its own clock edges (Genesis Plus GX 1.7 resumes it on the slot's
+    /// master clock).
+    pub fn write_data(&mut self, value: u16, now: u64, cpu_edge: bool) -> (u64, PortEffect) {
         self.pending = false;
         let mut resume = now;
         if !self.in_vblank() && self.display_enabled() {
             resume = self.fifo.schedule(now, self.line_start, self.h40());
-            if resume > now {
+            if resume > now && cpu_edge {
                 // The 68000 resumes on one of its own clock edges (counted from the frame).
                 let rel = resume - self.frame_start;
                 resume = self.frame_start + rel.div_ceil(7) * 7;
