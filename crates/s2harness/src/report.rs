@@ -146,13 +146,21 @@ fn series(trace: &Trace, field: usize) -> Vec<i32> {
     trace.frames.iter().map(|f| f.values[field]).collect()
 }
 
-fn polyline(values: &[i32], frames: usize, lo: i32, hi: i32, class: &str) -> String {
+/// `down`: larger values plot lower (screen coordinates, for y_pos: a jump goes up).
+fn polyline(
+    values: &[i32],
+    frames: usize,
+    (lo, hi): (i32, i32),
+    down: bool,
+    class: &str,
+) -> String {
     let step = values.len().div_ceil(MAX_POINTS).max(1);
     let span = (hi - lo).max(1) as f64;
     let mut pts = String::new();
     for (i, v) in values.iter().enumerate().step_by(step) {
         let x = i as f64 / frames.max(1) as f64 * PLOT_W;
-        let y = PLOT_H - (*v - lo) as f64 / span * PLOT_H;
+        let t = (*v - lo) as f64 / span * PLOT_H;
+        let y = if down { t } else { PLOT_H - t };
         write!(pts, "{x:.1},{y:.1} ").ok();
     }
     format!("<polyline class=\"{class}\" points=\"{pts}\"/>")
@@ -179,8 +187,9 @@ fn plot(o: &RunOutcome, field_name: &str) -> String {
         PLOT_W + 4.0,
         PLOT_H + 18.0
     );
-    svg.push_str(&polyline(&game, frames, lo, hi, "game"));
-    svg.push_str(&polyline(&model, frames, lo, hi, "model"));
+    let down = field_name.ends_with("y_pos");
+    svg.push_str(&polyline(&game, frames, (lo, hi), down, "game"));
+    svg.push_str(&polyline(&model, frames, (lo, hi), down, "model"));
     if let Some(DiffAt::Frame(k)) = o
         .vs_model
         .as_ref()
@@ -283,4 +292,55 @@ pub fn summary_table(outcomes: &[RunOutcome]) -> String {
     }
     writeln!(t, "{:<12} {runs:>6} {ok:>10} {frames:>9}", "total").ok();
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use s2model::{CellRect, Scenario, diff, run_scenario};
+
+    fn outcome(name: &str, bend: bool) -> RunOutcome {
+        let floor = CellRect {
+            x: 0,
+            y: 43,
+            w: 100,
+            h: 2,
+        };
+        let sc = Scenario::new(name, vec![floor], 400, 668, false, vec![0x08; 20]);
+        let model = run_scenario(&sc);
+        let mut game = model.clone();
+        if bend {
+            game.frames[7].values[0] += 1;
+        }
+        RunOutcome {
+            suite: "moves".into(),
+            name: name.into(),
+            seconds: 0.5,
+            vs_model: Some(diff(&model, &game)),
+            game: Some(game),
+            model,
+            vs_reference: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn junit_counts_failures_and_names_the_first_difference() {
+        let xml = junit_xml(&[outcome("same", false), outcome("bent", true)]);
+        assert!(
+            xml.contains(r#"<testsuite name="moves" tests="2" failures="1" errors="0""#),
+            "{xml}"
+        );
+        assert!(xml.contains("first difference at frame 7: x_pos"), "{xml}");
+    }
+
+    #[test]
+    fn html_marks_the_divergence_and_lists_failures_first() {
+        let page = html(&[outcome("same", false), outcome("bent", true)], "t");
+        assert!(page.find("moves / bent").unwrap() < page.find("moves / same").unwrap());
+        assert_eq!(page.matches("<line class=\"div\"").count(), PLOTTED.len());
+        assert!(
+            summary_table(&[outcome("same", false)]).contains("total             1          1")
+        );
+    }
 }
