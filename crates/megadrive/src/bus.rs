@@ -135,6 +135,9 @@ pub struct System {
     pub timing: Timing,
     pub watches: Vec<Watch>,
     pub watch_hit: Option<WatchHit>,
+    /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
+    /// interrupt since the scheduler last cleared this (its idle-loop detection).
+    pub touched: bool,
 }
 
 /// The 68000's bus: the hardware plus the Z80 it must catch up on BUSREQ/RESET writes.
@@ -588,7 +591,11 @@ impl Bus {
     pub fn read_u8(&mut self, addr: u32) -> u8 {
         let addr = addr & 0xFF_FFFF;
         match addr >> 16 {
-            0x00..=0x3F => self.sys.cart.read_byte(addr),
+            0x00..=0x3F => return self.sys.cart.read_byte(addr),
+            0xE0..=0xFF => return self.sys.ram[(addr & 0xFFFF) as usize],
+            _ => self.sys.touched = true,
+        }
+        match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
                     self.z80_area_read(addr)
@@ -598,7 +605,6 @@ impl Bus {
             }
             0xA1 => self.sys.ctrl_read_byte(addr),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_read_byte(addr),
-            0xE0..=0xFF => self.sys.ram[(addr & 0xFFFF) as usize],
             _ => self.sys.open_bus_byte(addr),
         }
     }
@@ -606,7 +612,14 @@ impl Bus {
     pub fn read_u16(&mut self, addr: u32) -> u16 {
         let addr = addr & 0xFF_FFFE;
         match addr >> 16 {
-            0x00..=0x3F => self.sys.cart.read_word(addr),
+            0x00..=0x3F => return self.sys.cart.read_word(addr),
+            0xE0..=0xFF => {
+                let a = (addr & 0xFFFF) as usize;
+                return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+            }
+            _ => self.sys.touched = true,
+        }
+        match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
                     // The Z80 bus is 8 bits wide: the byte appears in both halves.
@@ -618,16 +631,13 @@ impl Bus {
             }
             0xA1 => self.sys.ctrl_read_word(addr),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_read_word(addr),
-            0xE0..=0xFF => {
-                let a = (addr & 0xFFFF) as usize;
-                u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]])
-            }
             _ => self.sys.open_bus_word(),
         }
     }
 
     pub fn write_u8(&mut self, addr: u32, value: u8) {
         let addr = addr & 0xFF_FFFF;
+        self.sys.touched = true;
         match addr >> 16 {
             0x00..=0x3F => self.sys.cart.write_byte(addr, value),
             0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, value),
@@ -641,6 +651,7 @@ impl Bus {
 
     pub fn write_u16(&mut self, addr: u32, value: u16) {
         let addr = addr & 0xFF_FFFE;
+        self.sys.touched = true;
         match addr >> 16 {
             0x00..=0x3F => {
                 self.sys.cart.write_byte(addr, (value >> 8) as u8);
@@ -685,6 +696,7 @@ impl M68kBus for Bus {
         self.write_u16(addr, value)
     }
     fn interrupt_acknowledge(&mut self, level: u8) {
+        self.sys.touched = true;
         self.sys.vdp.acknowledge(level);
     }
 }

@@ -136,8 +136,9 @@ impl Cartridge {
         } else {
             addr
         };
-        // Smaller images repeat through the cartridge area.
-        off % self.rom.len()
+        // Smaller images repeat through the cartridge area (the division only for them).
+        let len = self.rom.len();
+        if off < len { off } else { off % len }
     }
 
     pub fn read_byte(&self, addr: u32) -> u8 {

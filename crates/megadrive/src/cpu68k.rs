@@ -78,25 +78,32 @@ impl<B: M68kBus> AddressBus for Adapter<'_, B> {
 /// table are listed: the rest (branches, DBcc, Scc, shifts, MULU/MULS/DIVU/DIVS, MOVEM,
 /// exceptions) agree with the core, data-dependent parts included.
 pub fn gpgx17_clocks(opcode: u16, core_clocks: u32) -> u32 {
-    match opcode {
+    // Dispatch on the top nibble first: every listed instruction is in line 0, 4 or 5, and
+    // this runs after every instruction.
+    match opcode >> 12 {
+        0 => match opcode {
+            // BCHG/BSET Dn,Dn: 8 whatever the bit number (the 68000: 6 below bit 16).
+            op if matches!(op & 0xF1F8, 0x0140 | 0x01C0) => 8,
+            // BCLR Dn,Dn: 10 (the 68000: 8 below bit 16).
+            op if op & 0xF1F8 == 0x0180 => 10,
+            // BCHG/BSET #n,Dn: 12; BCLR #n,Dn: 14 (the 68000: 2 less below bit 16).
+            0x0840..=0x0847 | 0x08C0..=0x08C7 => 12,
+            0x0880..=0x0887 => 14,
+            // BTST Dn,#imm: 8 (the 68000: 10).
+            op if op & 0xF1FF == 0x013C => 8,
+            // ANDI.L #imm,Dn: 14 (the core: 16).
+            0x0280..=0x0287 => 14,
+            _ => core_clocks,
+        },
+        // TAS to memory: 4 more than the 68000 (the table's read-modify-write figure).
+        4 if opcode & 0xFFC0 == 0x4AC0 && opcode & 0x0038 != 0 && opcode != 0x4AFC => {
+            core_clocks + 4
+        }
         // ADDQ.W #q,An: 4 in the table (the 68000 takes 8). Sonic 2 (Rev B at $EC0E4, the
         // Saxman decompressor that unpacks the sound driver) runs `addq.w #4,sp` once per
         // call: with 8 clocks its SEGA screen ends on frame 329 instead of Genesis Plus GX's
         // 328.
-        op if op & 0xF1F8 == 0x5048 => 4,
-        // BCHG/BSET Dn,Dn: 8 whatever the bit number (the 68000: 6 below bit 16).
-        op if matches!(op & 0xF1F8, 0x0140 | 0x01C0) => 8,
-        // BCLR Dn,Dn: 10 (the 68000: 8 below bit 16).
-        op if op & 0xF1F8 == 0x0180 => 10,
-        // BCHG/BSET #n,Dn: 12; BCLR #n,Dn: 14 (the 68000: 2 less below bit 16).
-        0x0840..=0x0847 | 0x08C0..=0x08C7 => 12,
-        0x0880..=0x0887 => 14,
-        // BTST Dn,#imm: 8 (the 68000: 10).
-        op if op & 0xF1FF == 0x013C => 8,
-        // ANDI.L #imm,Dn: 14 (the core: 16).
-        0x0280..=0x0287 => 14,
-        // TAS to memory: 4 more than the 68000 (the table's read-modify-write figure).
-        op if op & 0xFFC0 == 0x4AC0 && op & 0x0038 != 0 && op != 0x4AFC => core_clocks + 4,
+        5 if opcode & 0xF1F8 == 0x5048 => 4,
         _ => core_clocks,
     }
 }
@@ -277,7 +284,7 @@ impl Cpu68k {
     pub fn run_with_boundaries<B, F>(&mut self, bus: &mut B, mut boundary: F) -> BoundaryExit
     where
         B: M68kBus,
-        F: FnMut(&mut B, Boundary) -> BoundaryControl,
+        F: FnMut(&mut B, Boundary, &CpuCore) -> BoundaryControl,
     {
         // Reset processing is accounted by the caller.
         self.core.reset_cycles = 0;
@@ -299,6 +306,7 @@ impl Cpu68k {
                             interrupt,
                             opcode: cpu.ir as u16,
                         },
+                        cpu,
                     );
                     cpu.set_irq(control.irq_level);
                     if control.stop {
@@ -330,6 +338,7 @@ impl Cpu68k {
                     interrupt: false,
                     opcode: self.core.ir as u16,
                 },
+                &self.core,
             );
             self.core.set_irq(control.irq_level);
             if control.stop {
@@ -345,7 +354,11 @@ impl Cpu68k {
 
     /// Takes the registers and pipeline as plain data.
     pub fn save_state(&self) -> Cpu68kState {
-        let c = &self.core;
+        Self::state_of(&self.core)
+    }
+
+    /// [`Cpu68k::save_state`] of a raw core (as a boundary callback sees it).
+    pub fn state_of(c: &CpuCore) -> Cpu68kState {
         Cpu68kState {
             dar: c.dar,
             sp: c.sp,

@@ -12,7 +12,7 @@
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k, gpgx17_clocks};
+use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k, Cpu68kState, gpgx17_clocks};
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
 use crate::psg::Psg;
@@ -29,6 +29,26 @@ const POWER_ON_LINES: u64 = 262 - 192 + 159;
 const POWER_ON_PAL_LINES_LESS: u64 = 27;
 /// Master clocks into that line.
 const POWER_ON_MCLK: u64 = 1004;
+
+/// A candidate idle loop of [`Machine::run_cpu`]: the CPU state at the target of the last
+/// backward branch and the clock then.
+#[derive(Default)]
+struct IdleLoop {
+    armed: bool,
+    pc: u32,
+    at: u64,
+    state: Cpu68kState,
+}
+
+impl IdleLoop {
+    fn arm(&mut self, pc: u32, bus: &mut Bus, core: &m68k::CpuCore) {
+        self.armed = true;
+        self.pc = pc;
+        self.at = bus.sys.now;
+        self.state = Cpu68k::state_of(core);
+        bus.sys.touched = false;
+    }
+}
 
 /// How to build a console.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +132,7 @@ impl Machine {
             timing: options.timing,
             watches: Vec::new(),
             watch_hit: None,
+            touched: false,
         };
         let mut m = Machine {
             cpu: Cpu68k::new(),
@@ -236,6 +257,15 @@ impl Machine {
     }
 
     /// Runs the 68000 to `target`; returns a watch hit if one stopped it.
+    ///
+    /// Idle loops are skipped: when the CPU comes back to the target of a backward branch in
+    /// exactly the state it left it, having touched nothing but ROM and work RAM reads in
+    /// between (no write, no port, no interrupt), every further pass is the same pass again
+    /// until something outside the 68000 changes, and nothing does before `target` (line
+    /// events, the Z80 and DMA only run between calls). The clock then jumps over the whole
+    /// passes that end before `target`; the rest run normally, so the CPU reaches every
+    /// later boundary in the same state at the same clock as without the skip. Sonic 2 waits
+    /// for V-int that way (`tst.b (Vint_routine).w; bne.s`, Rev B $3346).
     fn run_cpu(&mut self, target: u64) -> Option<WatchHit> {
         let sys = &mut self.bus.sys;
         sys.now += std::mem::take(&mut sys.m68k_debt_mclk);
@@ -243,7 +273,10 @@ impl Machine {
             return None;
         }
         self.cpu.set_irq(sys.vdp.irq_level());
-        let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b| {
+        // With refresh stalls the clock does not advance by whole passes.
+        let skip_idle = !sys.timing.refresh_stall;
+        let mut idle = IdleLoop::default();
+        let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b, core| {
             let timing = bus.sys.timing;
             let clocks = match timing.interrupt_clocks {
                 Some(c) if b.interrupt => c,
@@ -251,7 +284,21 @@ impl Machine {
                 _ => b.cpu_clocks,
             };
             bus.advance_cpu(clocks);
-            bus.sys.pc = b.pc;
+            let from = std::mem::replace(&mut bus.sys.pc, b.pc);
+            if skip_idle {
+                if b.pc == idle.pc && idle.armed {
+                    if !bus.sys.touched && idle.state == Cpu68k::state_of(core) {
+                        let now = bus.sys.now;
+                        let pass = now - idle.at;
+                        if now < target && pass > 0 {
+                            bus.sys.now += (target - 1 - now) / pass * pass;
+                        }
+                    }
+                    idle.arm(b.pc, bus, core);
+                } else if b.pc <= from && !b.interrupt {
+                    idle.arm(b.pc, bus, core);
+                }
+            }
             BoundaryControl {
                 stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
                 irq_level: bus.sys.vdp.irq_level(),
