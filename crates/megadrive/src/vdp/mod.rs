@@ -223,9 +223,22 @@ impl Vdp {
         if row >= MAX_HEIGHT {
             return;
         }
+        // VRAM is always 64 KiB here; anything else (only by replacing the public field) is
+        // read as if zero-padded.
+        let padded;
+        let vram: &[u8; VRAM_BYTES] = match self.vram.as_slice().try_into() {
+            Ok(v) => v,
+            Err(_) => {
+                let mut p = Box::new([0u8; VRAM_BYTES]);
+                let n = self.vram.len().min(VRAM_BYTES);
+                p[..n].copy_from_slice(&self.vram[..n]);
+                padded = p;
+                &padded
+            }
+        };
         let input = RenderInput {
             regs: &self.regs,
-            vram: &self.vram,
+            vram,
             cram: &self.cram,
             vsram: &self.vsram,
         };

@@ -20,8 +20,7 @@ use super::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
 
 /// Chooses between plane A (`a`) and plane B (`b`): the CRAM index to show (0 = backdrop) and
 /// whether it is an opaque high-priority pixel.
-#[inline]
-fn planes(a: u8, b: u8) -> (u8, bool) {
+const fn planes(a: u8, b: u8) -> (u8, bool) {
     let a_opaque = a & 0x0F != 0;
     let b_opaque = b & 0x0F != 0;
     let pick = if a_opaque && a & PRIORITY != 0 {
@@ -38,6 +37,30 @@ fn planes(a: u8, b: u8) -> (u8, bool) {
     (pick & 0x3F, pick & PRIORITY != 0)
 }
 
+/// [`planes`] for every pair of 7-bit layer pixels, indexed `a << 7 | b`: the CRAM index in
+/// bits 0-5, bit 7 set for an opaque high-priority pixel. Layer pixels only use bits 0-6 and
+/// [`planes`] ignores bit 7, so the table covers every input.
+static PLANES: [u8; 1 << 14] = planes_table();
+
+const fn planes_table() -> [u8; 1 << 14] {
+    let mut t = [0u8; 1 << 14];
+    let mut i = 0;
+    while i < 1 << 14 {
+        let a = (i >> 7) as u8;
+        let b = (i & 0x7F) as u8;
+        let (index, high) = planes(a, b);
+        t[i] = index | if high { 0x80 } else { 0 };
+        i += 1;
+    }
+    t
+}
+
+#[inline]
+fn planes_fast(a: u8, b: u8) -> (u8, bool) {
+    let p = PLANES[((a as usize & 0x7F) << 7) | (b as usize & 0x7F)];
+    (p & 0x3F, p & 0x80 != 0)
+}
+
 /// Merges one line. The slices hold layer pixels for exactly the pixels of `out`.
 pub(super) fn compose(
     a: &[u8],
@@ -48,17 +71,14 @@ pub(super) fn compose(
     shadow_highlight: bool,
     out: &mut [Pixel],
 ) {
-    let colour = |index: u8| {
-        if index == 0 {
-            palette[backdrop]
-        } else {
-            palette[index as usize]
-        }
-    };
+    // CRAM index 0 stands for the backdrop: opaque layer pixels never have colour 0.
+    let mut colours = *palette;
+    colours[0] = palette[backdrop];
+    let colour = |index: u8| colours[index as usize & 0x3F];
     let layers = a.iter().zip(b).zip(s);
     if !shadow_highlight {
         for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
-            let (bg, bg_high) = planes(a, b);
+            let (bg, bg_high) = planes_fast(a, b);
             let sprite_opaque = s & 0x0F != 0;
             let index = if sprite_opaque && (s & PRIORITY != 0 || !bg_high) {
                 s & 0x3F
@@ -70,7 +90,7 @@ pub(super) fn compose(
         return;
     }
     for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
-        let (bg, bg_high) = planes(a, b);
+        let (bg, bg_high) = planes_fast(a, b);
         let bg_normal = (a | b) & PRIORITY != 0;
         let bg_intensity = if bg_normal {
             INTENSITY_NORMAL
@@ -91,5 +111,21 @@ pub(super) fn compose(
         } else {
             colour(bg) | bg_intensity
         };
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    #[test]
+    fn the_table_is_the_function() {
+        for a in 0..=u8::MAX {
+            for b in 0..=u8::MAX {
+                assert_eq!(
+                    super::planes_fast(a, b),
+                    super::planes(a, b),
+                    "{a:02x} {b:02x}"
+                );
+            }
+        }
     }
 }

@@ -53,7 +53,7 @@ pub struct RenderInput<'a> {
     /// The 24 mode registers, as last written.
     pub regs: &'a [u8; 24],
     /// 64 KiB of VRAM, byte-addressed in the VDP's own order (address 0 = high byte of word 0).
-    pub vram: &'a [u8],
+    pub vram: &'a [u8; 0x1_0000],
     /// 64 CRAM words as written (`----bbb-ggg-rrr-`).
     pub cram: &'a [u16; 64],
     /// 40 VSRAM words (10 bits used).
@@ -86,7 +86,7 @@ type LineBuf = [u8; LINE_BUF];
 /// One line's view of the VDP for the layer modules.
 struct LineCtx<'a> {
     cfg: &'a Config,
-    vram: &'a [u8],
+    vram: &'a pattern::Vram,
     vsram: &'a [u16; 40],
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,

@@ -115,7 +115,7 @@ impl Scene {
         let mut out = vec![0xFFFF; width];
         let input = RenderInput {
             regs: &self.regs,
-            vram: &self.vram,
+            vram: self.vram.as_slice().try_into().expect("64 KiB VRAM"),
             cram: &self.cram,
             vsram: &self.vsram,
         };
