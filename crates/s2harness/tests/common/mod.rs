@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use s2harness::rom::{KnownRom, RomDb};
 use s2harness::store;
 
-/// Every known revision available here: `$S2_ROM` (whichever revision it is) and the store's.
+/// Every known revision available here: `$S2_ROM` (whichever revision it is) and the store's;
+/// Rev B first, the revision the model and the recorded figures are for.
 pub fn available_roms() -> Vec<(PathBuf, &'static KnownRom)> {
     let mut out: Vec<(PathBuf, &'static KnownRom)> = Vec::new();
     let mut candidates: Vec<PathBuf> = std::env::var_os("S2_ROM")
@@ -33,6 +34,7 @@ pub fn available_roms() -> Vec<(PathBuf, &'static KnownRom)> {
             Err(e) => panic!("{e}"),
         }
     }
+    out.sort_by_key(|(_, k)| k.id != "revb");
     out
 }
 
