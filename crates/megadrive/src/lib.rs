@@ -3,6 +3,8 @@
 //! Start at [`machine::Machine`]: it owns the CPUs and the [`bus::System`] (cartridge, work
 //! RAM, I/O, VDP, Z80 bus, YM2612, PSG) and schedules them on one master clock.
 
+#![forbid(unsafe_code)]
+
 pub mod audio;
 pub mod bus;
 pub mod cartridge;

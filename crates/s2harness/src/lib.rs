@@ -1,5 +1,7 @@
 //! The lab's harness: ROM identification, scenarios in the real game, traces and comparison.
 
+#![forbid(unsafe_code)]
+
 pub mod game;
 pub mod report;
 pub mod rom;

@@ -1,5 +1,7 @@
 //! s2lab: a Mega Drive emulator with a Sonic 2 physics lab on top.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -8,6 +8,8 @@
 //! recorded with Genesis Plus GX are in `goldens/` (see `goldens/manifest.json` and
 //! `tools/goldens/record.py`); `tests/goldens.rs` compares our emulator with them.
 
+#![forbid(unsafe_code)]
+
 /// The assembled cartridge image (64 KiB, header checksum filled in).
 pub fn rom() -> &'static [u8] {
     include_bytes!(concat!(env!("OUT_DIR"), "/testrom.bin"))

@@ -5,6 +5,8 @@
 //! to the bus with the absolute T-state at which it happens, so the console can place
 //! YM2612 writes, bank-window reads and bus requests exactly.
 
+#![forbid(unsafe_code)]
+
 mod alu;
 mod base;
 mod block;
