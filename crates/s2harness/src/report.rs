@@ -13,7 +13,8 @@ pub struct RunOutcome {
     pub seconds: f64,
     /// The game's trace (absent when the run could not be made).
     pub game: Option<Trace>,
-    pub model: Trace,
+    /// The model's trace (absent when the scenario could not be read).
+    pub model: Option<Trace>,
     /// Model vs game.
     pub vs_model: Option<DiffReport>,
     /// Game vs a recorded reference trace, when one was given.
@@ -171,7 +172,11 @@ fn plot(o: &RunOutcome, field_name: &str) -> String {
         .iter()
         .position(|f| *f == field_name)
         .expect("plotted field exists");
-    let model = series(&o.model, field);
+    let model = o
+        .model
+        .as_ref()
+        .map(|t| series(t, field))
+        .unwrap_or_default();
     let game = o
         .game
         .as_ref()
@@ -318,7 +323,7 @@ mod tests {
             seconds: 0.5,
             vs_model: Some(diff(&model, &game)),
             game: Some(game),
-            model,
+            model: Some(model),
             vs_reference: None,
             error: None,
         }

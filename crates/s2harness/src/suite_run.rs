@@ -71,21 +71,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         name,
         seconds: 0.0,
         game: None,
-        model: Trace {
-            header: s2model::trace::TraceHeader {
-                format: 1,
-                scenario: String::new(),
-                source: String::new(),
-                rom_sha1: None,
-                fields: Vec::new(),
-                initial: [0; s2model::state::FIELD_COUNT],
-                frames: None,
-                stop: None,
-                floor_x: None,
-                extra: Default::default(),
-            },
-            frames: Vec::new(),
-        },
+        model: None,
         vs_model: None,
         vs_reference: None,
         error: None,
@@ -97,10 +83,10 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
             return outcome;
         }
     };
-    outcome.model = run_scenario(&sc);
+    let model = run_scenario(&sc);
     match game.run(&sc) {
         Ok(trace) => {
-            outcome.vs_model = Some(diff(&outcome.model, &trace));
+            outcome.vs_model = Some(diff(&model, &trace));
             if let Some(r) = &job.reference {
                 match Trace::read(r) {
                     Ok(reference) => outcome.vs_reference = Some(diff(&reference, &trace)),
@@ -111,6 +97,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         }
         Err(e) => outcome.error = Some(format!("{}: {e}", sc.name)),
     }
+    outcome.model = Some(model);
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome
 }
