@@ -1,5 +1,5 @@
 //! `Sonic_Animate` and Sonic's animation scripts (`SonicAniData`, spec §6). The scripts are the
-//! disassembly's `dc.b` lines (s2.asm L38656–38760) written out as Rust data; `tests/rom_tables.rs`
+//! disassembly's `dc.b` lines (s2.asm L38656–38760) written out as Rust data; `s2harness`'s `tests/model_tables_vs_rom.rs`
 //! compares them with a ROM's bytes when `S2_ROM` is set.
 
 use crate::state::{SonicState, status};

@@ -1,7 +1,7 @@
 //! The game's sine and arctangent tables (`Sine_Data`, `Angle_Data`) and the two routines that read them
 //! (`CalcSine`, `CalcAngle`). The tables are generated here from mathematics with the game's rounding,
 //! at compile time; nothing is copied from a ROM or from the disassembly's binary files.
-//! `tests/rom_tables.rs` checks them byte for byte against a ROM when `S2_ROM` names one.
+//! `s2harness`'s `tests/model_tables_vs_rom.rs` checks them byte for byte against a ROM when `S2_ROM` names one.
 
 use core::f64::consts::PI;
 
