@@ -121,7 +121,13 @@ pub struct RunResult {
 #[derive(Debug)]
 pub struct Cpu68k {
     core: CpuCore,
+    /// Halted by a double bus fault: dead until reset (see [`Cpu68k::check_double_fault`]).
+    halted: bool,
 }
+
+/// The group 0 exceptions (bus error, address error) whose own processing may not fault.
+const VECTOR_BUS_ERROR: u32 = 2;
+const VECTOR_ADDRESS_ERROR: u32 = 3;
 
 /// What a boundary callback of [`Cpu68k::run_with_boundaries`] tells the CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,6 +180,8 @@ pub struct Cpu68kState {
     pub run_mode: u32,
     pub nmi_pending: u32,
     pub virq_state: u32,
+    /// Halted by a double bus fault.
+    pub halted: bool,
 }
 
 impl Clone for Cpu68k {
@@ -194,7 +202,10 @@ impl Cpu68k {
     pub fn new() -> Self {
         let mut core = CpuCore::new();
         core.set_cpu_type(CpuType::M68000);
-        Self { core }
+        Self {
+            core,
+            halted: false,
+        }
     }
 
     /// The raw core, for tests and debuggers that need registers the wrapper does not name.
@@ -209,6 +220,36 @@ impl Cpu68k {
     /// Hardware reset: loads SSP and PC from the vectors at 0 and 4.
     pub fn reset<B: M68kBus>(&mut self, bus: &mut B) {
         self.core.reset(&mut Adapter(bus));
+        self.core.last_exception_vector = None;
+        // An odd initial PC faults the first prefetch of reset processing: a double fault.
+        self.halted = self.core.pc & 1 != 0;
+    }
+
+    /// Whether a double bus fault halted the CPU (only reset revives it).
+    pub fn is_halted(&self) -> bool {
+        self.halted
+    }
+
+    /// Detects a double bus fault after an instruction or exception entry, and halts.
+    ///
+    /// The 68000 halts when an address or bus error occurs while it processes a bus error,
+    /// address error or reset (MC68000 User's Manual §6.3.9, "double bus fault"): stacking the
+    /// 14-byte group 0 frame with an odd SSP, or the handler's first prefetch from an odd
+    /// vector (WinUAE's cycle-exact core halts on both). The pinned `m68k` 0.15.1 stacks with
+    /// unchecked writes and charges 0 clocks for an address error taken on the opcode fetch, so
+    /// an odd address-error vector made it loop through `trigger_address_error` (which also
+    /// calls `getenv` on every fault) without time passing: random cartridge images hung the
+    /// scheduler. The core's own halt (a bus error during bus error processing) is kept too.
+    fn check_double_fault(halted: &mut bool, core: &mut CpuCore) {
+        if core.is_halted() {
+            *halted = true;
+        }
+        if let Some(v) = core.last_exception_vector.take()
+            && (v == VECTOR_BUS_ERROR || v == VECTOR_ADDRESS_ERROR)
+            && (core.pc & 1 != 0 || core.dar[15] & 1 != 0)
+        {
+            *halted = true;
+        }
     }
 
     /// Asserts the interrupt priority level on IPL0-2 (0 = none). The core forgets a level once
@@ -220,11 +261,15 @@ impl Cpu68k {
     /// One instruction (or interrupt entry), taking every exception the hardware would.
     /// Returns the CPU clocks used.
     pub fn step<B: M68kBus>(&mut self, bus: &mut B) -> u32 {
+        if self.halted {
+            return 0;
+        }
         let mut handler = NoOpHleHandler;
-        match self
+        let result = self
             .core
-            .step_with_hle_handler(&mut Adapter(bus), &mut handler)
-        {
+            .step_with_hle_handler(&mut Adapter(bus), &mut handler);
+        Self::check_double_fault(&mut self.halted, &mut self.core);
+        match result {
             StepResult::Ok { cycles } => cycles.max(0) as u32,
             StepResult::Stopped => 0,
             // With no HLE handler every trap falls back to its hardware exception inside the
@@ -238,10 +283,18 @@ impl Cpu68k {
         let mut used = 0u32;
         let mut adapter = Adapter(bus);
         while used < budget {
+            if self.halted {
+                // A halted CPU burns its clocks until reset.
+                return RunResult {
+                    cycles: budget,
+                    stopped: true,
+                };
+            }
             let result = self
                 .core
                 .run_for_cycles(&mut adapter, (budget - used).min(i32::MAX as u32) as i32);
             used += result.cycles.max(0) as u32;
+            Self::check_double_fault(&mut self.halted, &mut self.core);
             match result.exit {
                 CycleBatchExit::BudgetExhausted | CycleBatchExit::BoundaryRequested => {}
                 CycleBatchExit::Stopped => {
@@ -289,11 +342,18 @@ impl Cpu68k {
         // Reset processing is accounted by the caller.
         self.core.reset_cycles = 0;
         let mut adapter = Adapter(bus);
+        let halted = &mut self.halted;
         loop {
+            if *halted {
+                // The caller lets the clock run to its next event: the rest of the machine goes
+                // on while the 68000 is dead.
+                return BoundaryExit::Stopped;
+            }
             let result = self.core.run_for_cycles_with_boundary_hook(
                 &mut adapter,
                 i32::MAX / 2,
                 |cpu, adapter, event| {
+                    Self::check_double_fault(halted, cpu);
                     let (cycles, interrupt) = match event {
                         CycleBoundaryEvent::Instruction { cycles } => (cycles, false),
                         CycleBoundaryEvent::InterruptEntry { cycles } => (cycles, true),
@@ -309,14 +369,16 @@ impl Cpu68k {
                         cpu,
                     );
                     cpu.set_irq(control.irq_level);
-                    if control.stop {
+                    if control.stop || *halted {
                         CycleBatchControl::Return
                     } else {
                         CycleBatchControl::Continue
                     }
                 },
             );
+            Self::check_double_fault(halted, &mut self.core);
             let extra = match result.exit {
+                CycleBatchExit::BoundaryRequested if *halted => return BoundaryExit::Stopped,
                 CycleBatchExit::BoundaryRequested => return BoundaryExit::Requested,
                 CycleBatchExit::Stopped => return BoundaryExit::Stopped,
                 CycleBatchExit::BudgetExhausted => continue,
@@ -330,6 +392,7 @@ impl Cpu68k {
                     self.core.take_illegal_exception(&mut adapter)
                 }
             };
+            Self::check_double_fault(halted, &mut self.core);
             let control = boundary(
                 adapter.0,
                 Boundary {
@@ -354,7 +417,10 @@ impl Cpu68k {
 
     /// Takes the registers and pipeline as plain data.
     pub fn save_state(&self) -> Cpu68kState {
-        Self::state_of(&self.core)
+        Cpu68kState {
+            halted: self.halted,
+            ..Self::state_of(&self.core)
+        }
     }
 
     /// [`Cpu68k::save_state`] of a raw core (as a boundary callback sees it).
@@ -374,6 +440,7 @@ impl Cpu68k {
             run_mode: c.run_mode,
             nmi_pending: c.nmi_pending,
             virq_state: c.virq_state,
+            halted: false,
         }
     }
 
@@ -397,6 +464,8 @@ impl Cpu68k {
         c.nmi_pending = s.nmi_pending;
         c.virq_state = s.virq_state;
         c.reset_cycles = 0;
+        c.last_exception_vector = None;
+        self.halted = s.halted;
     }
 
     pub fn sr(&self) -> u16 {

@@ -442,6 +442,11 @@ impl Machine {
         }
     }
 
+    /// Whether a double bus fault halted the 68000 (the rest of the machine runs on).
+    pub fn halted(&self) -> bool {
+        self.cpu.is_halted()
+    }
+
     /// The 68000's absolute master clock.
     pub fn master_clock(&self) -> u64 {
         self.bus.sys.now

@@ -13,31 +13,54 @@ use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
 
 const MAGIC: &[u8; 4] = b"MDST";
-/// Bump on any layout change.
-pub const STATE_VERSION: u32 = 3;
+/// Bump on any layout change. 4: the 68000's double-bus-fault halt.
+pub const STATE_VERSION: u32 = 4;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StateError {
     NotAState,
-    Version { found: u32, supported: u32 },
-    RomMismatch,
-    Truncated { offset: usize },
-    Invalid { offset: usize, what: &'static str },
-    TrailingBytes { offset: usize },
+    Version {
+        found: u32,
+        supported: u32,
+    },
+    /// The state's ROM (length, FNV-1a) is not the machine's.
+    RomMismatch {
+        state: (u64, u64),
+        machine: (u64, u64),
+    },
+    Truncated {
+        offset: usize,
+    },
+    Invalid {
+        offset: usize,
+        what: &'static str,
+    },
+    TrailingBytes {
+        offset: usize,
+    },
 }
 
 impl std::fmt::Display for StateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StateError::NotAState => write!(f, "not a Mega Drive save state (bad magic)"),
-            StateError::Version { found, supported } => {
-                write!(
-                    f,
-                    "save state version {found} is not supported (this build reads {supported})"
-                )
-            }
-            StateError::RomMismatch => write!(f, "the save state was made with a different ROM"),
+            StateError::Version { found, supported } if found < supported => write!(
+                f,
+                "save state version {found} was written by an older build (this build reads \
+                 version {supported} only): make the state again"
+            ),
+            StateError::Version { found, supported } => write!(
+                f,
+                "save state version {found} was written by a newer build (this build reads \
+                 version {supported} only)"
+            ),
+            StateError::RomMismatch { state, machine } => write!(
+                f,
+                "the save state was made with another ROM ({} bytes, FNV-1a {:016x}), not this \
+                 one ({} bytes, FNV-1a {:016x})",
+                state.0, state.1, machine.0, machine.1
+            ),
             StateError::Truncated { offset } => write!(f, "save state truncated at byte {offset}"),
             StateError::Invalid { offset, what } => {
                 write!(f, "save state invalid at byte {offset}: {what}")
@@ -247,6 +270,7 @@ impl Machine {
         ] {
             w.u32(v);
         }
+        w.bool(c.halted);
 
         // Z80.
         let z = &self.bus.z80;
@@ -419,11 +443,11 @@ impl Machine {
                 supported: STATE_VERSION,
             });
         }
-        let rom_len = r.u64()?;
-        let hash = r.u64()?;
-        if rom_len != self.bus.sys.cart.rom.len() as u64 || hash != rom_hash(&self.bus.sys.cart.rom)
-        {
-            return Err(StateError::RomMismatch);
+        let state = (r.u64()?, r.u64()?);
+        let rom = &self.bus.sys.cart.rom;
+        let machine = (rom.len() as u64, rom_hash(rom));
+        if state != machine {
+            return Err(StateError::RomMismatch { state, machine });
         }
 
         self.frame_line = r.u16()?;
@@ -451,6 +475,7 @@ impl Machine {
             run_mode: r.u32()?,
             nmi_pending: r.u32()?,
             virq_state: r.u32()?,
+            halted: r.bool()?,
         };
         self.cpu.restore_state(&c);
 

@@ -432,7 +432,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("input") && e.contains("line 1, col 9") && e.contains("'R*4x'"),
+            e.contains("input") && e.contains("line 1, col 12") && e.contains("'R*4x'"),
             "{e}"
         );
         let bad = EXAMPLE.replace("\"right\"", "\"up\"");
