@@ -78,7 +78,36 @@ struct Ctx<'a> {
     origin: &'a str,
 }
 
+/// The fields formats.md §2 defines; any other is a typo or a newer format, and is refused.
+const TOP_KEYS: &[&str] = &[
+    "format",
+    "name",
+    "stage",
+    "sonic",
+    "input",
+    "input_file",
+    "frames",
+    "note",
+];
+const STAGE_KEYS: &[&str] = &["block", "solid"];
+const SONIC_KEYS: &[&str] = &["x", "y", "facing"];
+
 impl Ctx<'_> {
+    fn known_keys(
+        &self,
+        obj: &Map<String, Value>,
+        prefix: &str,
+        known: &[&str],
+    ) -> Result<(), ScenarioError> {
+        match obj.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(k) => Err(self.err(
+                format!("{prefix}{k}"),
+                format!("unknown field (expected {})", known.join(", ")),
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn err(&self, at: impl Into<String>, message: impl Into<String>) -> ScenarioError {
         ScenarioError::Invalid {
             origin: self.origin.to_string(),
@@ -122,6 +151,7 @@ impl Scenario {
         let Value::Object(obj) = v else {
             return Err(cx.err("(top level)", "expected a JSON object"));
         };
+        cx.known_keys(&obj, "", TOP_KEYS)?;
         let get = |o: &Map<String, Value>, k: &str| o.get(k).cloned();
         match get(&obj, "format") {
             None => return Err(cx.err("format", "missing")),
@@ -138,6 +168,7 @@ impl Scenario {
             Some(v) => return Err(cx.err("stage", format!("expected an object, got {v}"))),
             None => return Err(cx.err("stage", "missing")),
         };
+        cx.known_keys(&stage, "stage.", STAGE_KEYS)?;
         let block = match stage.get("block") {
             None => DEFAULT_BLOCK,
             Some(v) => {
@@ -198,6 +229,7 @@ impl Scenario {
             Some(v) => return Err(cx.err("sonic", format!("expected an object, got {v}"))),
             None => return Err(cx.err("sonic", "missing")),
         };
+        cx.known_keys(&sonic, "sonic.", SONIC_KEYS)?;
         let x = cx.uint(
             sonic.get("x").ok_or_else(|| cx.err("sonic.x", "missing"))?,
             "sonic.x",
@@ -208,6 +240,13 @@ impl Scenario {
             "sonic.y",
             0xFFFF,
         )? as u16;
+        let (act_w, act_h) = (STAGE_CELLS_X as u32 * 16, STAGE_CELLS_Y as u32 * 16);
+        if x as u32 >= act_w || y as u32 >= act_h {
+            return Err(cx.err(
+                "sonic",
+                format!("({x}, {y}) is outside the act ({act_w} x {act_h} pixels)"),
+            ));
+        }
         let facing_left = match sonic.get("facing") {
             None => false,
             Some(Value::String(s)) if s == "right" => false,
@@ -295,6 +334,28 @@ impl Scenario {
             frames: None,
             note: None,
         }
+    }
+
+    /// What is legal but almost certainly not meant, for the commands to print as warnings.
+    ///
+    /// Sonic's centre in a solid cell: the game pushes him out (or crushes him) in ways the
+    /// scenario does not describe. A warning, not an error: two committed suite scenarios
+    /// (`stage-d-low-ceiling`, `stage-i-roll-off-ledge`) start that way and their recorded runs
+    /// stay meaningful as regression checks.
+    pub fn warnings(&self) -> Vec<String> {
+        let (cx, cy) = (self.x / 16, self.y / 16);
+        self.solid
+            .iter()
+            .position(|r| (r.x..r.x + r.w).contains(&cx) && (r.y..r.y + r.h).contains(&cy))
+            .map(|i| {
+                format!(
+                    "sonic: Sonic's centre ({}, {}) is inside a wall: solid cell ({cx}, {cy}) of \
+                     stage.solid[{i}]",
+                    self.x, self.y
+                )
+            })
+            .into_iter()
+            .collect()
     }
 
     /// The stage the scenario describes.
@@ -413,6 +474,46 @@ mod tests {
         assert_eq!(sc.solid.len(), 2);
         assert_eq!(sc.input.len(), 91);
         assert_eq!(sc.stage().floor_x(), Some((0, 3200)));
+    }
+
+    #[test]
+    fn unknown_fields_sonic_outside_the_act_or_in_a_wall_are_refused() {
+        let err = |text: &str| {
+            Scenario::parse(text, "<test>", None)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err(&EXAMPLE
+            .replace("\"note\"", "\"x\"")
+            .replace("\"input\"", "\"inptu\""));
+        assert!(
+            e.starts_with("<test>: inptu: unknown field (expected format,"),
+            "{e}"
+        );
+        let e = err(&EXAMPLE.replace("\"block\": 60", "\"block\": 60, \"blocks\": 1"));
+        assert!(e.starts_with("<test>: stage.blocks: unknown field"), "{e}");
+        let e = err(&EXAMPLE.replace("\"facing\"", "\"facign\""));
+        assert!(e.starts_with("<test>: sonic.facign: unknown field"), "{e}");
+        let e = err(&EXAMPLE.replace("\"y\": 668", "\"y\": 2048"));
+        assert!(
+            e.contains("sonic: (128, 2048) is outside the act (11008 x 2048"),
+            "{e}"
+        );
+        // Row 43 is the floor: y = 43 * 16 + 4 puts the centre in it.
+        let sc = Scenario::parse(&EXAMPLE.replace("\"y\": 668", "\"y\": 692"), "<t>", None);
+        let w = sc.unwrap().warnings();
+        assert_eq!(
+            w,
+            [
+                "sonic: Sonic's centre (128, 692) is inside a wall: solid cell (8, 43) of stage.solid[0]"
+            ]
+        );
+        assert!(
+            Scenario::parse(EXAMPLE, "<t>", None)
+                .unwrap()
+                .warnings()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -153,8 +153,9 @@ impl Trace {
             };
             match &header {
                 None => header = Some(parse_header(obj).map_err(|m| malformed(path, ln, m))?),
-                Some(_) => {
+                Some(h) => {
                     let f = parse_frame(&obj).map_err(|m| malformed(path, ln, m))?;
+                    check_frame(h, &obj, &f, frames.len()).map_err(|m| malformed(path, ln, m))?;
                     frames.push(f);
                 }
             }
@@ -283,7 +284,7 @@ fn parse_header(obj: Map<String, Value>) -> Result<TraceHeader, String> {
     let source = str_field(&mut obj, "source")?.unwrap_or_default();
     let rom_sha1 = str_field(&mut obj, "rom_sha1")?;
     let stop = str_field(&mut obj, "stop")?;
-    let fields = match obj.remove("fields") {
+    let fields: Vec<String> = match obj.remove("fields") {
         None => FIELDS.iter().map(|s| s.to_string()).collect(),
         Some(Value::Array(a)) => a
             .iter()
@@ -295,6 +296,15 @@ fn parse_header(obj: Map<String, Value>) -> Result<TraceHeader, String> {
             .collect::<Result<_, _>>()?,
         Some(v) => return Err(format!("header: 'fields' is not an array: {v}")),
     };
+    // Recorders may add fields of their own (MAME's traces add `level_frame`...).
+    for (i, f) in fields.iter().enumerate() {
+        if fields[..i].contains(f) {
+            return Err(format!("header: 'fields' names '{f}' twice"));
+        }
+    }
+    if let Some(missing) = FIELDS.iter().find(|f| !fields.iter().any(|g| g == *f)) {
+        return Err(format!("header: 'fields' lacks '{missing}'"));
+    }
     let initial = match obj.remove("initial") {
         Some(Value::Object(o)) => read_values(&o, "header 'initial'")?,
         Some(v) => return Err(format!("header: 'initial' is not an object: {v}")),
@@ -326,6 +336,34 @@ fn parse_header(obj: Map<String, Value>) -> Result<TraceHeader, String> {
         floor_x,
         extra: obj,
     })
+}
+
+/// A frame line agrees with its header and its place: numbered in order from 0, holding only
+/// the header's fields, with an `input` written as in a script.
+fn check_frame(
+    h: &TraceHeader,
+    obj: &Map<String, Value>,
+    f: &TraceFrame,
+    index: usize,
+) -> Result<(), String> {
+    if f.frame != index as u64 {
+        return Err(format!(
+            "frame {}: expected frame {index} (frames are numbered in order from 0)",
+            f.frame
+        ));
+    }
+    if let Some(k) = obj
+        .keys()
+        .find(|k| *k != "frame" && *k != "input" && !h.fields.iter().any(|f| f == *k))
+    {
+        return Err(format!(
+            "frame {}: field '{k}' is not in the header's 'fields'",
+            f.frame
+        ));
+    }
+    crate::script::parse_buttons_field(&f.input)
+        .map(|_| ())
+        .map_err(|e| format!("frame {}: 'input' {:?}: {e}", f.frame, f.input))
 }
 
 fn parse_frame(obj: &Map<String, Value>) -> Result<TraceFrame, String> {
