@@ -281,6 +281,16 @@ impl Game {
 
     /// Runs a scenario in the game and returns its trace (`source: "s2lab emulator"`).
     pub fn run(&self, sc: &Scenario) -> Result<Trace, HarnessError> {
+        self.run_until(sc, &std::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// [`Game::run`], stopping between frames once `stop` is set (Ctrl-C): the trace then holds
+    /// the frames run so far and its header says `"stop":"interrupted"`.
+    pub fn run_until(
+        &self,
+        sc: &Scenario,
+        stop_flag: &std::sync::atomic::AtomicBool,
+    ) -> Result<Trace, HarnessError> {
         let mut m = self.ready.clone();
         let s = &self.sym;
         // B_0: the main loop's write of 8 to Vint_routine.
@@ -299,7 +309,12 @@ impl Game {
             m.read_u16(s.level_frame_counter),
             m.read_u16(s.vint_runcount + 2),
         );
+        let mut interrupted = false;
         for k in 0..n {
+            if stop_flag.load(std::sync::atomic::Ordering::Relaxed) {
+                interrupted = true;
+                break;
+            }
             let held = sc.input.get(k).copied().unwrap_or(0);
             // Ctrl_1 and the pad share the SACBRLDU bit order.
             m.set_pad(0, held as u16);
@@ -330,7 +345,11 @@ impl Game {
                 fields: FIELDS.iter().map(|f| f.to_string()).collect(),
                 initial,
                 frames: Some(frames.len() as u64),
-                stop: Some(stop.as_str().into()),
+                stop: Some(if interrupted {
+                    "interrupted".into()
+                } else {
+                    stop.as_str().into()
+                }),
                 floor_x: floor_x.map(|(lo, hi)| (lo as i64, hi as i64)),
                 extra: Default::default(),
             },

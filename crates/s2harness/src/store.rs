@@ -39,16 +39,17 @@ pub fn import(path: &Path) -> Result<(PathBuf, &'static KnownRom), String> {
 /// Where the ROM for a command comes from: `--rom FILE`, else `$S2_ROM`, else the store's copy
 /// of revision `want` (an id from roms.toml, e.g. "revb").
 pub fn locate(explicit: Option<&Path>, want: &str) -> Result<PathBuf, String> {
+    // A misspelt revision is an error even when a ROM is given: it would be silently ignored.
+    let db = RomDb::builtin();
+    let known = db
+        .by_id(want)
+        .ok_or_else(|| format!("unknown revision {want:?} (known: rev00, reva, revb)"))?;
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
     }
     if let Some(p) = std::env::var_os("S2_ROM") {
         return Ok(PathBuf::from(p));
     }
-    let db = RomDb::builtin();
-    let known = db
-        .by_id(want)
-        .ok_or_else(|| format!("unknown revision {want:?} (known: rev00, reva, revb)"))?;
     let dir = store_dir().ok_or("no ROM given: use --rom FILE or set S2_ROM")?;
     let path = dir.join(format!("{}.bin", known.sha1));
     if path.is_file() {

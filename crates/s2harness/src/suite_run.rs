@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use s2model::{Scenario, Trace, diff, run_scenario};
@@ -110,6 +110,21 @@ pub fn run_all(
     threads: usize,
     progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
 ) -> Vec<RunOutcome> {
+    run_all_until(game, jobs, threads, progress, &AtomicBool::new(false))
+        .into_iter()
+        .map(|o| o.expect("every job ran"))
+        .collect()
+}
+
+/// [`run_all`], taking no new job once `stop` is set (Ctrl-C): runs in progress finish, and
+/// the jobs never started come back as `None`.
+pub fn run_all_until(
+    game: &Game,
+    jobs: &[Job],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
+    stop: &AtomicBool,
+) -> Vec<Option<RunOutcome>> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<RunOutcome>>> =
@@ -119,6 +134,9 @@ pub fn run_all(
             scope.spawn(|| {
                 let game = game.clone();
                 loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= jobs.len() {
                         break;
@@ -131,10 +149,5 @@ pub fn run_all(
             });
         }
     });
-    results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|o| o.expect("every job ran"))
-        .collect()
+    results.into_inner().expect("no worker panicked")
 }

@@ -229,37 +229,18 @@ impl Trace {
             path: path.to_path_buf(),
             err: e,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = path
-            .file_name()
-            .ok_or_else(|| io(std::io::Error::other("not a file name")))?;
-        let tmp = dir.join(format!(
-            ".{}.tmp{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let result = (|| -> std::io::Result<()> {
-            let f = std::fs::File::create(&tmp)?;
-            let gz = path.extension().is_some_and(|e| e == "gz");
+        let gz = path.extension().is_some_and(|e| e == "gz");
+        outfile::write_with(path, |f| {
             if gz {
                 let mut enc = flate2::write::GzEncoder::new(f, flate2::Compression::default());
                 enc.write_all(self.to_jsonl().as_bytes())?;
-                enc.finish()?.sync_all()?;
+                enc.finish()?;
+                Ok(())
             } else {
-                let mut f = std::io::BufWriter::new(f);
-                f.write_all(self.to_jsonl().as_bytes())?;
-                f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+                f.write_all(self.to_jsonl().as_bytes())
             }
-            std::fs::rename(&tmp, path)
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io(e));
-        }
-        Ok(())
+        })
+        .map_err(io)
     }
 }
 

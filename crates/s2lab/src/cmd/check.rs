@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use s2harness::suite_run::{Job, run_job};
+use s2model::{Scenario, Trace};
 
 use super::game_args::RomOpt;
 
@@ -28,6 +29,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             args.scenarios.len(),
             args.reference.len()
         );
+    }
+    // Every input is read and checked before the game boots: a typo costs no boot.
+    for path in &args.scenarios {
+        let sc = Scenario::load(path)?;
+        for w in sc.warnings() {
+            eprintln!("warning: {}: {w}", path.display());
+        }
+    }
+    for path in &args.reference {
+        Trace::read(path)?;
     }
     let game = args.rom.boot()?;
     let mut all_equal = true;

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod diff;
 pub mod game_args;
+pub mod interrupt;
 pub mod model;
 pub mod play;
 pub mod rom;

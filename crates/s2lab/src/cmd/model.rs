@@ -18,6 +18,9 @@ pub struct ModelArgs {
 
 pub fn run(args: &ModelArgs) -> Result<ExitCode> {
     let sc = Scenario::load(&args.scenario)?;
+    for w in sc.warnings() {
+        eprintln!("warning: {}: {w}", args.scenario.display());
+    }
     let trace = run_scenario(&sc);
     super::write_trace(&trace, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)

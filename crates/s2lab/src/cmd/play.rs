@@ -1,7 +1,6 @@
 //! `s2lab play`: the interactive emulator (a window, sound, the keyboard as pad 1, F5/F8 save
 //! states), or with `--wav FILE --frames N` a headless run that writes the sound to a WAV.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -126,10 +125,7 @@ pub fn write_wav(path: &Path, rate: u32, samples: &[i16]) -> anyhow::Result<()> 
     for s in samples {
         out.extend_from_slice(&s.to_le_bytes());
     }
-    let mut f =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(&out)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    outfile::write(path, &out).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -160,7 +156,7 @@ fn save_state(m: &Machine, paths: &[PathBuf]) -> anyhow::Result<PathBuf> {
         if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
-        match std::fs::write(p, &bytes) {
+        match outfile::write(p, &bytes) {
             Ok(()) => return Ok(p.clone()),
             Err(e) => last = Some(anyhow::anyhow!("cannot write {}: {e}", p.display())),
         }

@@ -31,7 +31,16 @@ pub struct RunArgs {
     /// Console region: auto (from the header), us, jp or eu.
     #[arg(long, default_value = "auto")]
     pub region: String,
+    /// Start from this save state (made from the same ROM) instead of power-on.
+    #[arg(long, value_name = "FILE")]
+    pub load_state: Option<PathBuf>,
+    /// Write a save state after the last frame.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
 }
+
+/// The longest run: what an input script may hold.
+const MAX_FRAMES: u64 = input_script::MAX_SCRIPT_FRAMES as u64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -107,28 +116,32 @@ fn read_value(m: &Machine, f: &TraceField) -> String {
 
 fn write_png(m: &Machine, path: &Path) -> anyhow::Result<()> {
     let frame = m.frame_buffer();
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut enc = png::Encoder::new(
-        std::io::BufWriter::new(file),
-        frame.width as u32,
-        frame.height as u32,
-    );
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header()?;
     let data: Vec<u8> = frame
         .to_rgb()
         .into_iter()
         .flat_map(|p| [(p >> 16) as u8, (p >> 8) as u8, p as u8])
         .collect();
-    w.write_image_data(&data)?;
-    Ok(())
+    outfile::write_with(path, |file| {
+        let mut enc = png::Encoder::new(file, frame.width as u32, frame.height as u32);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header()?;
+        w.write_image_data(&data)?;
+        w.finish()?;
+        Ok(())
+    })
+    .with_context(|| format!("writing {}", path.display()))
 }
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let rom =
         std::fs::read(&args.rom).with_context(|| format!("reading {}", args.rom.display()))?;
+    if args.frames > MAX_FRAMES {
+        bail!(
+            "--frames {} is more than {MAX_FRAMES} (about 4.8 hours of play)",
+            args.frames
+        );
+    }
     let region = match args.region.as_str() {
         "auto" => None,
         "us" => Some(Region::USA),
@@ -140,7 +153,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(p) => {
             let text =
                 std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            input_script::parse(&text).with_context(|| format!("in {}", p.display()))?
+            input_script::parse(&text).with_context(|| p.display().to_string())?
         }
         None => Vec::new(),
     };
@@ -155,6 +168,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .map(|s| parse_png(s))
         .collect::<anyhow::Result<Vec<_>>>()?;
 
+    let state = match &args.load_state {
+        Some(p) => Some(std::fs::read(p).with_context(|| format!("reading {}", p.display()))?),
+        None => None,
+    };
+
     let mut machine = Machine::new(
         rom,
         Options {
@@ -162,30 +180,75 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             ..Options::default()
         },
     )
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    .map_err(|e| anyhow::anyhow!("{}: {e}", args.rom.display()))?;
+    if let (Some(p), Some(bytes)) = (&args.load_state, &state) {
+        machine
+            .load_state(bytes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    }
 
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    // The CSV goes to the file whole at the end (nothing half-written if the run is cut
+    // short), or streams to standard output.
+    let mut csv = String::new();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut emit = |line: String, csv: &mut String| -> anyhow::Result<()> {
+        if args.output.is_some() {
+            csv.push_str(&line);
+        } else {
+            stdout.write_all(line.as_bytes())?;
+        }
+        Ok(())
     };
     if !fields.is_empty() {
         let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-        writeln!(out, "frame,{}", names.join(","))?;
+        emit(format!("frame,{}\n", names.join(",")), &mut csv)?;
     }
+    let mut halted_in = None;
+    let interrupt = super::interrupt::flag();
+    let mut ran = 0;
     for frame in 1..=args.frames {
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         machine.set_pad(0, input.get(frame as usize - 1).copied().unwrap_or(0));
         machine.run_frame();
+        ran = frame;
+        if halted_in.is_none() && machine.halted() {
+            halted_in = Some(frame);
+        }
         if !fields.is_empty() {
             let values: Vec<String> = fields.iter().map(|f| read_value(&machine, f)).collect();
-            writeln!(out, "{frame},{}", values.join(","))?;
+            emit(format!("{frame},{}\n", values.join(",")), &mut csv)?;
         }
         for (_, path) in pngs.iter().filter(|(f, _)| *f == frame) {
             write_png(&machine, path)?;
         }
     }
-    out.flush()?;
+    stdout.flush()?;
+    if let Some(p) = &args.output {
+        outfile::write(p, &csv).with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &args.save_state {
+        outfile::write(p, machine.save_state())
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(frame) = halted_in {
+        eprintln!(
+            "{}: the 68000 halted on a double bus fault in frame {frame} (PC ${:06X}); the rest \
+             of the console ran on to frame {ran}",
+            args.rom.display(),
+            machine.cpu.pc() & 0xFF_FFFF
+        );
+    }
+    if ran < args.frames {
+        eprintln!(
+            "interrupted: ran {ran} of {} frames; frames {}..={} were not run",
+            args.frames,
+            ran + 1,
+            args.frames
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

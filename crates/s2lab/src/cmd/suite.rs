@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use s2harness::report::{self, RunOutcome};
-use s2harness::suite_run::{Job, jobs_in, run_all};
+use s2harness::suite_run::{Job, jobs_in, run_all_until};
 
 use super::game_args::RomOpt;
 
@@ -71,10 +71,7 @@ fn collect_jobs(args: &SuiteArgs) -> Result<Vec<Job>> {
 
 /// Writes `text` to `path` whole (temporary file, then rename).
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| tmp.display().to_string())?;
-    std::fs::rename(&tmp, path).with_context(|| path.display().to_string())?;
-    Ok(())
+    outfile::write(path, text).with_context(|| path.display().to_string())
 }
 
 pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
@@ -106,10 +103,18 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
             let _ = writeln!(err, "{line}");
         }
     };
-    let outcomes = run_all(&game, &jobs, threads, &progress);
+    let stop = super::interrupt::flag();
+    let ran = run_all_until(&game, &jobs, threads, &progress, &stop);
     if tty {
         eprintln!();
     }
+    let not_run: Vec<&Job> = jobs
+        .iter()
+        .zip(&ran)
+        .filter(|(_, o)| o.is_none())
+        .map(|(j, _)| j)
+        .collect();
+    let outcomes: Vec<RunOutcome> = ran.into_iter().flatten().collect();
     let wall = start.elapsed().as_secs_f64();
     for o in outcomes.iter().filter(|o| !o.passed()) {
         println!(
@@ -127,6 +132,17 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
     if let Some(path) = &args.html {
         let title = format!("s2lab suite: Sonic 2 {}", game.revision().revision);
         write_atomic(path, &report::html(&outcomes, &title))?;
+    }
+    if !not_run.is_empty() {
+        eprintln!(
+            "interrupted: {} of {} runs finished (their reports are written); not run:",
+            outcomes.len(),
+            jobs.len()
+        );
+        for j in &not_run {
+            eprintln!("  {} / {}", j.suite, j.scenario.display());
+        }
+        return Ok(ExitCode::from(130));
     }
     Ok(if outcomes.iter().any(|o| o.error.is_some()) {
         ExitCode::from(2)

@@ -21,10 +21,22 @@ pub struct TraceArgs {
 
 pub fn run(args: &TraceArgs) -> Result<ExitCode> {
     let sc = Scenario::load(&args.scenario)?;
+    for w in sc.warnings() {
+        eprintln!("warning: {}: {w}", args.scenario.display());
+    }
     let game = args.rom.boot()?;
+    let stop = super::interrupt::flag();
     let trace = game
-        .run(&sc)
+        .run_until(&sc, &stop)
         .map_err(|e| anyhow!("{}: {e}", args.scenario.display()))?;
     super::write_trace(&trace, args.output.as_deref())?;
+    if trace.header.stop.as_deref() == Some("interrupted") {
+        eprintln!(
+            "interrupted: the trace holds frames 0..{} of {}; the rest were not run",
+            trace.frames.len(),
+            sc.frame_count()
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }
