@@ -35,6 +35,7 @@ fn run(rom: Vec<u8>, frames: u64) -> (Machine, Duration) {
         m.run_frame();
     }
     let took = start.elapsed();
+    eprintln!("{frames} frames in {took:?}");
     assert_eq!(m.frame_count, frames);
     // NTSC: 262 lines a frame, whatever the CPU did.
     let lines = (m.master_clock() - clock0) as f64 / MCLK_PER_LINE as f64;
@@ -47,6 +48,14 @@ fn run(rom: Vec<u8>, frames: u64) -> (Machine, Duration) {
 
 /// Generous: a frame of a healthy cartridge takes well under a millisecond in release.
 const BOUND: Duration = Duration::from_secs(20);
+
+#[test]
+fn healthy_cartridge_for_comparison() {
+    // `bra.s *` with display off: what the storms below are measured against.
+    let (m, took) = run(rom(SSP, 0x400, &[], &[]), 60);
+    assert!(!m.halted());
+    assert!(took < BOUND, "{took:?}");
+}
 
 #[test]
 fn odd_reset_pc_halts_at_once() {

@@ -140,7 +140,9 @@ pub fn parse(text: &str) -> Result<Vec<u8>, ScriptError> {
                 message,
             };
             let (held, count) = parse_token(tok).map_err(err)?;
-            if frames.len() + count > MAX_SCRIPT_FRAMES {
+            // Not `frames.len() + count > MAX`: a count near usize::MAX wraps that sum (the
+            // fuzzer's first finding, `R U*18446744073709551615`).
+            if count > MAX_SCRIPT_FRAMES - frames.len() {
                 return Err(err((
                     tok.chars().count().min(tok.find('*').map_or(0, |i| i + 1)),
                     format!("script longer than {MAX_SCRIPT_FRAMES} frames"),
@@ -260,6 +262,19 @@ mod tests {
             e.to_string(),
             "line 1, col 4: unknown button '\\0' in 'R\\0'"
         );
+    }
+
+    /// Fuzzing finding 1 (docs/fuzzing.md): a count of usize::MAX after other frames wrapped
+    /// the length check and panicked with "capacity overflow".
+    #[test]
+    fn a_count_of_usize_max_after_other_frames_is_refused() {
+        let e = parse("R U*18446744073709551615").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, col 5: script longer than 1048576 frames in 'U*18446744073709551615'"
+        );
+        let artifact = include_str!("../../../fuzz/regressions/script-crash-8b63ebf6.txt");
+        assert!(parse(artifact).unwrap_err().message.contains("longer than"));
     }
 
     #[test]
