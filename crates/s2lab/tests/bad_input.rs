@@ -175,6 +175,12 @@ fn script_huge_count() {
         ". R*2000000",
         &["long.txt: line 1, col 5: script longer than 1048576 frames"],
     );
+    // Fuzzing finding 1: this count wrapped the length check and panicked.
+    script_refused(
+        "wrap.txt",
+        "R U*18446744073709551615",
+        &["wrap.txt: line 1, col 5: script longer than 1048576 frames"],
+    );
 }
 
 #[test]
