@@ -21,8 +21,11 @@ fn dir() -> PathBuf {
 }
 
 fn file(name: &str, bytes: impl AsRef<[u8]>) -> String {
+    // Whole or not at all: tests run in parallel and some share a file.
     let p = dir().join(name);
-    std::fs::write(&p, bytes).unwrap();
+    let tmp = dir().join(format!(".{name}.{:?}", std::thread::current().id()));
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, &p).unwrap();
     p.to_str().unwrap().to_string()
 }
 
@@ -419,7 +422,8 @@ fn state_truncated_or_not_a_state() {
 
 /// A valid trace of the scenario above, made by the model.
 fn model_trace(name: &str) -> String {
-    let sc = file("trace-src.scenario.json", SCENARIO);
+    // One scenario file per trace: tests run in parallel.
+    let sc = file(&format!("{name}.scenario.json"), SCENARIO);
     let p = dir().join(name);
     let out = s2lab(&["model", &sc, "-o", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
@@ -427,7 +431,7 @@ fn model_trace(name: &str) -> String {
 }
 
 fn trace_refused(name: &str, text: &str, wanted: &[&str]) {
-    let good = model_trace("good.trace.jsonl");
+    let good = model_trace(&format!("good-for-{name}"));
     let p = file(name, text);
     refused(&["diff", &good, &p], name, wanted);
 }
