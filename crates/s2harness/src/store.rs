@@ -30,9 +30,7 @@ pub fn import(path: &Path) -> Result<(PathBuf, &'static KnownRom), String> {
     let dir = store_dir().ok_or("no ROM store: set S2LAB_ROM_STORE or HOME")?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let target = dir.join(format!("{}.bin", rom.sha1));
-    let tmp = dir.join(format!(".{}.tmp", rom.sha1));
-    std::fs::write(&tmp, &rom.bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+    outfile::write(&target, &rom.bytes).map_err(|e| format!("{}: {e}", target.display()))?;
     Ok((target, known))
 }
 

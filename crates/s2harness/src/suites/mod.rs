@@ -101,10 +101,8 @@ pub fn write_all(dir: &Path) -> Result<usize, String> {
         std::fs::create_dir_all(&sub).map_err(|e| format!("{}: {e}", sub.display()))?;
         for sc in &suite.scenarios {
             let path = sub.join(format!("{}.scenario.json", sc.name));
-            let tmp = sub.join(format!(".{}.tmp", sc.name));
-            std::fs::write(&tmp, scenario_json(sc))
-                .map_err(|e| format!("{}: {e}", tmp.display()))?;
-            std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+            outfile::write(&path, scenario_json(sc))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             n += 1;
         }
     }

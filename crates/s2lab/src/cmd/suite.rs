@@ -69,6 +69,36 @@ fn collect_jobs(args: &SuiteArgs) -> Result<Vec<Job>> {
     Ok(jobs)
 }
 
+/// Reads every scenario and reference trace before the boot: a typo costs no boot, and
+/// nothing runs until every input is good.
+fn check_inputs(jobs: &[Job]) -> Result<()> {
+    let mut bad = Vec::new();
+    for j in jobs {
+        match s2model::Scenario::load(&j.scenario) {
+            Ok(sc) => {
+                for w in sc.warnings() {
+                    eprintln!("warning: {}: {w}", j.scenario.display());
+                }
+            }
+            Err(e) => bad.push(e.to_string()),
+        }
+        if let Some(r) = &j.reference
+            && let Err(e) = s2model::Trace::read(r)
+        {
+            bad.push(e.to_string());
+        }
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow!(
+            "{} of the inputs are invalid; nothing was run:\n  {}",
+            bad.len(),
+            bad.join("\n  ")
+        ))
+    }
+}
+
 /// Writes `text` to `path` whole (temporary file, then rename).
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
     outfile::write(path, text).with_context(|| path.display().to_string())
@@ -76,6 +106,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 
 pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
     let jobs = collect_jobs(args)?;
+    check_inputs(&jobs)?;
     let game = args.rom.boot()?;
     let threads = args
         .jobs
