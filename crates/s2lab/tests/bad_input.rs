@@ -463,6 +463,22 @@ fn trace_bad_header() {
         "",
         &["empty.trace.jsonl: line 1: empty trace"],
     );
+    trace_refused(
+        "twice.trace.jsonl",
+        &format!(
+            "{}\n{rest}",
+            header.replace("\"fields\":[\"x_pos\"", "\"fields\":[\"x_pos\",\"x_pos\"")
+        ),
+        &["twice.trace.jsonl: line 1: header: 'fields' names 'x_pos' twice"],
+    );
+    trace_refused(
+        "lacks.trace.jsonl",
+        &format!(
+            "{}\n{rest}",
+            header.replace("\"fields\":[\"x_pos\",", "\"fields\":[")
+        ),
+        &["lacks.trace.jsonl: line 1: header: 'fields' lacks 'x_pos'"],
+    );
 }
 
 #[test]
