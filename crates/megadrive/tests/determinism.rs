@@ -145,9 +145,10 @@ fn continues_identically(a: &mut Machine, frames: usize, what: &str) {
 fn a_state_taken_mid_frame_continues_bit_identically() {
     let mut a = console();
     let mut rng = Rng(11);
-    // Stop at 40 random master clocks through the test ROM's scenes (3000 frames in all).
-    for point in 0..40 {
-        for _ in 0..(rng.next() % 100) {
+    // Stop at 25 random master clocks through the test ROM's scenes (about 750 frames in all,
+    // every scene).
+    for point in 0..25 {
+        for _ in 0..(rng.next() % 60) {
             a.run_frame();
         }
         let budget = rng.next() % (262 * 3420);
