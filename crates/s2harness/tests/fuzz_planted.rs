@@ -64,4 +64,54 @@ fn fuzz_finds_and_shrinks_a_planted_model_defect() {
         "{broken}"
     );
     assert!(diff(&run_scenario(sc), &game_trace).is_equal());
+
+    // The case's one-page report, for a person to look at.
+    let detail = s2harness::report::Detail::build(&case.game, &case.model, &sc.solid, &case.diff);
+    let page = std::env::temp_dir().join("s2lab-fuzz-planted.html");
+    std::fs::write(
+        &page,
+        s2harness::report::detail_page("planted defect", &case.diff.to_string(), Some(&detail)),
+    )
+    .unwrap();
+    println!(
+        "solid {:?}, start x {} y {}; report: {}",
+        sc.solid,
+        sc.x,
+        sc.y,
+        page.display()
+    );
+}
+
+#[test]
+fn a_campaign_does_not_depend_on_the_thread_count() {
+    let roms = common::available_roms();
+    let Some((path, _)) = roms.iter().find(|(_, k)| k.id == "revb") else {
+        println!(
+            "{}",
+            common::skip_message("a_campaign_does_not_depend_on_the_thread_count (needs Rev B)")
+        );
+        return;
+    };
+    let game = Game::boot(&store::read_rom(path).unwrap()).unwrap();
+    let run = |threads: usize| {
+        let mut cfg = FuzzConfig::new(3, Some(5));
+        cfg.threads = threads;
+        cfg.shrink = 0;
+        cfg.planted_defect = true;
+        run_campaign(&game, &cfg, &|_| {})
+            .runs
+            .iter()
+            .map(|r| {
+                let mut rec = r.record();
+                rec.seconds = 0.0;
+                rec
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = run(1);
+    assert_eq!(
+        one.iter().map(|r| r.index).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3, 4]
+    );
+    assert_eq!(one, run(3));
 }

@@ -81,6 +81,8 @@ pub struct Progress {
 }
 
 /// How a run came out.
+// One verdict a run, moved once into the results: boxing the traces would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Verdict {
     Identical,

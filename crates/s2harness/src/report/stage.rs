@@ -51,7 +51,7 @@ pub fn stage_svg(d: &Detail) -> String {
     // Strokes in screen pixels whatever the zoom.
     let px = w as f64 / WIDTH;
     let mut svg = format!(
-        "<svg class=\"stage\" viewBox=\"{x0} {y0} {w} {h}\" width=\"{WIDTH}\" height=\"{height:.0}\" style=\"--px:{px:.3}\">"
+        "<svg class=\"stage\" viewBox=\"{x0} {y0} {w} {h}\" width=\"{WIDTH}\" height=\"{height:.0}\">"
     );
     for [cx, cy, cw, ch] in &d.solid {
         let (rx, ry, rw, rh) = (
@@ -75,7 +75,8 @@ pub fn stage_svg(d: &Detail) -> String {
     ] {
         write!(
             svg,
-            "<polyline class=\"{class}\" stroke-width=\"{:.2}\" points=\"{}\"/>",
+            // Inline: the page's stylesheet widths are for the plots' scale, not the stage's.
+            "<polyline class=\"{class}\" style=\"stroke-width:{:.2}\" points=\"{}\"/>",
             if class == "game" { 3.0 * px } else { 1.2 * px },
             points(path)
         )

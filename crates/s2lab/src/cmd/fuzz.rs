@@ -24,7 +24,7 @@ pub struct FuzzArgs {
     #[command(flatten)]
     pub rom: RomOpt,
     /// Scenarios in the whole campaign (all shards together). Without --count or --time the
-    /// campaign runs until interrupted.
+    /// campaign runs until its first divergence (or --stop-after N divergences).
     #[arg(long)]
     pub count: Option<u64>,
     /// Stop starting new scenarios after this long: seconds, or a number with s, m or h (90s, 10m).
@@ -89,7 +89,10 @@ pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
         cfg.threads = j.max(1);
     }
     cfg.shrink = args.shrink;
-    cfg.stop_after = args.stop_after;
+    // An unbounded campaign ends at its first divergence, so there is always something to write.
+    cfg.stop_after = args
+        .stop_after
+        .or((args.count.is_none() && args.time.is_none()).then_some(1));
     eprintln!(
         "fuzz: seed {}, kinds {}, {}{}, shard {}, {} threads",
         cfg.seed,
