@@ -137,7 +137,10 @@ pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
             game.revision().revision
         ),
         shard: cfg.shard,
-        jobs: args.count.filter(|_| args.time.is_none()),
+        // Known in advance only when every scenario up to --count runs.
+        jobs: args
+            .count
+            .filter(|_| cfg.time.is_none() && cfg.stop_after.is_none()),
         runs: campaign.runs.iter().map(|r| r.record()).collect(),
     };
     write_cases(&args.out, &campaign)?;

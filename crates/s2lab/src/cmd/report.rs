@@ -11,7 +11,8 @@ use s2harness::report::{self, Results, Status, merge, read_results};
 /// Where a run writes its reports.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ReportOut {
-    /// Write the results here as JSON (docs/formats.md §5; what `report merge` reads).
+    /// Write the results here as JSON (docs/formats.md §5; what `report merge` reads); with
+    /// --junit F and no --json, beside it as F with the extension .json.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write a JUnit XML report here.
@@ -47,6 +48,10 @@ impl ReportOut {
             json.get_or_insert(dir.join("results.json"));
             junit.get_or_insert(dir.join("junit.xml"));
             html.get_or_insert(dir.join("report.html"));
+        }
+        // A JUnit file always gets its results file beside it (what `report merge` reads).
+        if let (None, Some(j)) = (&json, &junit) {
+            json = Some(j.with_extension("json"));
         }
         if let Some(p) = &json {
             write_atomic(p, &results.to_json())?;
