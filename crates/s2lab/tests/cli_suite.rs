@@ -156,3 +156,21 @@ fn diff_html_plots_the_difference_and_draws_the_stage() {
     assert!(html.contains("<circle class=\"game\"") && html.contains("<circle class=\"model\""));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn fuzz_without_a_rom_says_so() {
+    let out = s2lab(&["fuzz", "--count", "1", "-o", "/nonexistent/fuzz-out"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no ROM given"), "{err}");
+    let out = s2lab(&["fuzz", "--kind", "hills", "--rom", "x.bin"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kind 'hills'"),
+        "checked before the ROM: {err}"
+    );
+    let out = s2lab(&["suite", "--shard", "5/4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 <= K <= N"));
+}

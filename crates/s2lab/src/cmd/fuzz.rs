@@ -80,9 +80,10 @@ fn kinds(s: &str) -> Result<Vec<Kind>> {
 }
 
 pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
+    let kinds = kinds(&args.kind)?;
     let game = args.rom.boot()?;
     let mut cfg = FuzzConfig::new(args.seed, args.count);
-    cfg.kinds = kinds(&args.kind)?;
+    cfg.kinds = kinds;
     cfg.time = args.time;
     cfg.shard = args.shard.unwrap_or_default();
     if let Some(j) = args.jobs {
