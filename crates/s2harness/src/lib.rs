@@ -2,9 +2,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod fuzz;
 pub mod game;
 pub mod report;
 pub mod rom;
+pub mod shard;
 pub mod store;
 pub mod suite_run;
 pub mod suites;

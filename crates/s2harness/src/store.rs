@@ -45,7 +45,8 @@ pub fn locate(explicit: Option<&Path>, want: &str) -> Result<PathBuf, String> {
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
     }
-    if let Some(p) = std::env::var_os("S2_ROM") {
+    // An empty S2_ROM (`S2_ROM= s2lab ...`) is no ROM, as if unset.
+    if let Some(p) = std::env::var_os("S2_ROM").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
     }
     let dir = store_dir().ok_or("no ROM given: use --rom FILE or set S2_ROM")?;

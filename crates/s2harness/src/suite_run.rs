@@ -54,18 +54,64 @@ pub fn jobs_in(dir: &Path, suite: &str, with_references: bool) -> Result<Vec<Job
         .collect())
 }
 
-/// Runs one job: the game, the model, and the comparisons.
-pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
-    let start = Instant::now();
-    let name = job
-        .scenario
+fn job_name(job: &Job) -> String {
+    job.scenario
         .file_name()
         .map(|n| {
             n.to_string_lossy()
                 .trim_end_matches(".scenario.json")
                 .to_string()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Runs one job without the game: the model against the job's recorded reference trace (a MAME
+/// recording of the real game), which takes the game's place in the outcome.
+pub fn run_job_model_only(job: &Job) -> RunOutcome {
+    let start = Instant::now();
+    let mut outcome = RunOutcome {
+        suite: job.suite.clone(),
+        name: job_name(job),
+        seconds: 0.0,
+        game: None,
+        model: None,
+        vs_model: None,
+        vs_reference: None,
+        error: None,
+        solid: Vec::new(),
+    };
+    let Some(reference) = &job.reference else {
+        outcome.error = Some(format!(
+            "{}: no reference trace beside it to compare the model with",
+            job.scenario.display()
+        ));
+        return outcome;
+    };
+    let sc = match Scenario::load(&job.scenario) {
+        Ok(sc) => sc,
+        Err(e) => {
+            outcome.error = Some(e.to_string());
+            return outcome;
+        }
+    };
+    outcome.solid = sc.solid.clone();
+    let model = run_scenario(&sc);
+    match Trace::read(reference) {
+        Ok(t) => {
+            outcome.vs_model = Some(diff(&model, &t));
+            outcome.game = Some(t);
+        }
+        Err(e) => outcome.error = Some(e.to_string()),
+    }
+    outcome.model = Some(model);
+    outcome.seconds = start.elapsed().as_secs_f64();
+    outcome
+}
+
+/// Runs one job: the game, the model, and the comparisons.
+pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
+    let start = Instant::now();
+    let name = job_name(job);
     let mut outcome = RunOutcome {
         suite: job.suite.clone(),
         name,
@@ -75,6 +121,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         vs_model: None,
         vs_reference: None,
         error: None,
+        solid: Vec::new(),
     };
     let sc = match Scenario::load(&job.scenario) {
         Ok(sc) => sc,
@@ -83,6 +130,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
             return outcome;
         }
     };
+    outcome.solid = sc.solid.clone();
     let model = run_scenario(&sc);
     match game.run(&sc) {
         Ok(trace) => {
@@ -110,19 +158,36 @@ pub fn run_all(
     threads: usize,
     progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
 ) -> Vec<RunOutcome> {
-    run_all_until(game, jobs, threads, progress, &AtomicBool::new(false))
+    run_all_with(jobs, threads, progress, &|| {
+        let game = game.clone();
+        Box::new(move |job: &Job| run_job(&game, job))
+    })
+}
+
+/// A worker's way of running a job (made once per worker thread: its own copy of the game).
+pub type Runner<'a> = Box<dyn FnMut(&Job) -> RunOutcome + 'a>;
+
+/// [`run_all`] with any runner: `make` gives each worker its own. Results come back in job
+/// order whatever the thread count.
+pub fn run_all_with<'g>(
+    jobs: &[Job],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
+    make: &(dyn Fn() -> Runner<'g> + Sync),
+) -> Vec<RunOutcome> {
+    run_all_until(jobs, threads, progress, make, &AtomicBool::new(false))
         .into_iter()
         .map(|o| o.expect("every job ran"))
         .collect()
 }
 
-/// [`run_all`], taking no new job once `stop` is set (Ctrl-C): runs in progress finish, and
-/// the jobs never started come back as `None`.
-pub fn run_all_until(
-    game: &Game,
+/// [`run_all_with`], taking no new job once `stop` is set (Ctrl-C): runs in progress finish,
+/// and the jobs never started come back as `None`.
+pub fn run_all_until<'g>(
     jobs: &[Job],
     threads: usize,
     progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
+    make: &(dyn Fn() -> Runner<'g> + Sync),
     stop: &AtomicBool,
 ) -> Vec<Option<RunOutcome>> {
     let next = AtomicUsize::new(0);
@@ -132,7 +197,7 @@ pub fn run_all_until(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let game = game.clone();
+                let mut runner = make();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -141,7 +206,7 @@ pub fn run_all_until(
                     if i >= jobs.len() {
                         break;
                     }
-                    let outcome = run_job(&game, &jobs[i]);
+                    let outcome = runner(&jobs[i]);
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(n, jobs.len(), &outcome);
                     results.lock().expect("no worker panicked")[i] = Some(outcome);
@@ -150,4 +215,13 @@ pub fn run_all_until(
         }
     });
     results.into_inner().expect("no worker panicked")
+}
+
+/// `shard`'s share of `jobs`, each with its place in the whole list (what merges order by).
+pub fn shard_jobs(jobs: Vec<Job>, shard: crate::shard::Shard) -> (Vec<u64>, Vec<Job>) {
+    jobs.into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.contains(*i as u64))
+        .map(|(i, j)| (i as u64, j))
+        .unzip()
 }

@@ -34,7 +34,10 @@ fn model_matches_the_game_on_every_suite() {
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let outcomes = run_all(&game, &jobs, threads, &|_, _, _| {});
-    print!("{}", s2harness::report::summary_table(&outcomes));
+    print!(
+        "{}",
+        s2harness::report::summary_table(&s2harness::report::records(&outcomes))
+    );
     let bad: Vec<String> = outcomes
         .iter()
         .filter(|o| !o.passed())

@@ -36,6 +36,10 @@ enum Command {
     Check(cmd::check::CheckArgs),
     /// Run every suite in the game and the model, in parallel, with reports.
     Suite(cmd::suite::SuiteArgs),
+    /// Differential fuzzing: random scenarios in the game and the model, divergences shrunk.
+    Fuzz(cmd::fuzz::FuzzArgs),
+    /// Work with results files: merge shards into one report.
+    Report(cmd::report::ReportArgs),
     /// Write the suites' scenario files from their seeds and presets.
     GenSuites(cmd::suite::GenSuitesArgs),
     /// Measure the model, the console and the harness on this machine.
@@ -54,6 +58,8 @@ fn main() -> ExitCode {
         Command::Diff(args) => cmd::diff::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Suite(args) => cmd::suite::run(args),
+        Command::Fuzz(args) => cmd::fuzz::run(args),
+        Command::Report(args) => cmd::report::run(args),
         Command::GenSuites(args) => cmd::suite::generate(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Play(args) => cmd::play::run(args),

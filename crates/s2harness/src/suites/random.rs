@@ -89,10 +89,15 @@ pub fn random_script(rng: &mut Rng, frames: usize) -> Vec<u8> {
 
 /// A random script on the flat floor that spans the act, Sonic somewhere in its first half.
 pub fn random_flat(seed: u64, name: &str) -> Scenario {
+    random_flat_frames(seed, name, SCRIPT_FRAMES)
+}
+
+/// [`random_flat`] with a script of `frames` frames (the fuzzer varies the length).
+pub fn random_flat_frames(seed: u64, name: &str, frames: usize) -> Scenario {
     let mut rng = Rng::new(seed);
     let x = rng.range(64, 340) as u16 * 16 + 8;
     let left = rng.chance(0.5);
-    let input = random_script(&mut rng, SCRIPT_FRAMES);
+    let input = random_script(&mut rng, frames);
     let mut sc = Scenario::new(
         name,
         vec![CellRect {
@@ -113,6 +118,11 @@ pub fn random_flat(seed: u64, name: &str) -> Scenario {
 /// A random stage (§7.4): a floor of 96–192 cells with pits, floating blocks in three stages of
 /// four, Sonic near the left end, and a random script.
 pub fn random_stage(seed: u64, name: &str) -> Scenario {
+    random_stage_frames(seed, name, SCRIPT_FRAMES)
+}
+
+/// [`random_stage`] with a script of `frames` frames.
+pub fn random_stage_frames(seed: u64, name: &str, frames: usize) -> Scenario {
     let mut rng = Rng::new(seed);
     let length = rng.range(96, 192) as u16;
     let start_cell = rng.range(6, 10) as u16;
@@ -163,7 +173,7 @@ pub fn random_stage(seed: u64, name: &str) -> Scenario {
         }
     }
     let nblocks = blocks.len();
-    let input = random_script(&mut rng, SCRIPT_FRAMES);
+    let input = random_script(&mut rng, frames);
     floor.extend(blocks);
     let mut sc = Scenario::new(
         name,
@@ -175,6 +185,46 @@ pub fn random_stage(seed: u64, name: &str) -> Scenario {
     );
     sc.note = Some(format!(
         "random stage and script, seed {seed}, {pits} pits, {nblocks} floating blocks"
+    ));
+    sc
+}
+
+/// A random pit fall: one pit of 1–26 cells in the middle of the act, Sonic 0–60 cells from its
+/// edge on either side, a run toward the pit of 0–240 frames and then a random script (the
+/// pit presets' geometry, with the distances and moves drawn from the seed).
+pub fn random_pit(seed: u64, name: &str, frames: usize) -> Scenario {
+    let mut rng = Rng::new(seed);
+    let pit = 300u16;
+    let width = rng.range(1, 26) as u16;
+    let distance = rng.range(0, 60) as u16;
+    let left = rng.chance(0.5);
+    let toward = if left { LEFT } else { RIGHT };
+    let run = (rng.range(0, 240) as usize).min(frames);
+    let mut input = vec![toward; run];
+    input.extend(random_script(&mut rng, frames - run));
+    let x = if left {
+        cell_centre(pit + width + distance)
+    } else {
+        cell_centre(pit - 1 - distance)
+    };
+    let solid = vec![
+        CellRect {
+            x: 0,
+            y: FLOOR_ROW,
+            w: pit,
+            h: 2,
+        },
+        CellRect {
+            x: pit + width,
+            y: FLOOR_ROW,
+            w: STAGE_CELLS - pit - width,
+            h: 2,
+        },
+    ];
+    let mut sc = Scenario::new(name, solid, x, FLOOR_Y - 20, left, input);
+    sc.note = Some(format!(
+        "random pit fall, seed {seed}: pit cells {pit}..{}, start {distance} cells from its edge",
+        pit + width - 1
     ));
     sc
 }

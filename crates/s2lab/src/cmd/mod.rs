@@ -3,10 +3,12 @@
 pub mod bench;
 pub mod check;
 pub mod diff;
+pub mod fuzz;
 pub mod game_args;
 pub mod interrupt;
 pub mod model;
 pub mod play;
+pub mod report;
 pub mod rom;
 pub mod run;
 pub mod suite;

@@ -1,37 +1,47 @@
 //! `s2lab suite`: every suite in the game and the model, in parallel, with a progress line, a
-//! summary table, and JUnit XML and HTML reports; `s2lab gen-suites` writes the suites' scenarios.
+//! summary table, and JSON, JUnit XML and HTML reports; `--shard K/N` runs one shard of the job
+//! list (merge the shards with `s2lab report merge`). Without a ROM it runs the model against the
+//! MAME reference traces. `s2lab gen-suites` writes the suites' scenarios.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow};
-use s2harness::report::{self, RunOutcome};
-use s2harness::suite_run::{Job, jobs_in, run_all_until};
+use anyhow::{Result, anyhow};
+use s2harness::report::{self, Results, RunOutcome};
+use s2harness::shard::Shard;
+use s2harness::store;
+use s2harness::suite_run::{
+    Job, Runner, jobs_in, run_all_until, run_job, run_job_model_only, shard_jobs,
+};
 
 use super::game_args::RomOpt;
+use super::report::{ReportOut, exit_code};
 
 #[derive(clap::Args)]
 pub struct SuiteArgs {
     #[command(flatten)]
     pub rom: RomOpt,
     /// The traces directory: reference scenarios with their recorded traces at its top, the
-    /// generated suites under `suites/<name>/`.
-    #[arg(long, default_value = "traces")]
-    pub traces: PathBuf,
+    /// generated suites under `suites/<name>/` (default: `traces` here, else the repository's).
+    #[arg(long)]
+    pub traces: Option<PathBuf>,
     /// Run only these suites (`reference`, `moves`, `flat`, `rand-flat`, `rand-stage`, `stages`, `pits`).
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
+    /// Run the model alone against the recorded reference traces (what runs when no ROM is found).
+    #[arg(long)]
+    pub model_only: bool,
+    /// Run shard K of N (1-based): every N-th job of the list from the K-th, as
+    /// `cargo nextest --partition count:K/N`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Write a JUnit XML report here.
-    #[arg(long)]
-    pub junit: Option<PathBuf>,
-    /// Write an HTML report with plots here.
-    #[arg(long)]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: ReportOut,
 }
 
 #[derive(clap::Args)]
@@ -47,23 +57,45 @@ pub fn generate(args: &GenSuitesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn collect_jobs(args: &SuiteArgs) -> Result<Vec<Job>> {
+/// `traces` in the working directory, else the repository's (where this binary was built from).
+fn traces_dir(args: &SuiteArgs) -> PathBuf {
+    if let Some(t) = &args.traces {
+        return t.clone();
+    }
+    let here = PathBuf::from("traces");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../traces");
+    if !here.is_dir() && repo.is_dir() {
+        repo
+    } else {
+        here
+    }
+}
+
+fn collect_jobs(args: &SuiteArgs, traces: &std::path::Path, model_only: bool) -> Result<Vec<Job>> {
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
     let mut jobs = Vec::new();
     if wanted("reference") {
-        jobs.extend(jobs_in(&args.traces, "reference", true).map_err(|e| anyhow!(e))?);
+        jobs.extend(jobs_in(traces, "reference", true).map_err(|e| anyhow!(e))?);
     }
-    for suite in s2harness::suites::all() {
-        if !wanted(suite.name) {
-            continue;
+    // The generated suites have no recordings: they need the game.
+    if !model_only {
+        for suite in s2harness::suites::all() {
+            if !wanted(suite.name) {
+                continue;
+            }
+            let dir = traces.join("suites").join(suite.name);
+            jobs.extend(jobs_in(&dir, suite.name, false).map_err(|e| anyhow!(e))?);
         }
-        let dir = args.traces.join("suites").join(suite.name);
-        jobs.extend(jobs_in(&dir, suite.name, false).map_err(|e| anyhow!(e))?);
     }
     if jobs.is_empty() {
         return Err(anyhow!(
-            "no scenarios found under {}",
-            args.traces.display()
+            "no scenarios found under {}{}",
+            traces.display(),
+            if model_only {
+                " (without the game only the reference suite runs: its scenarios with recorded traces)"
+            } else {
+                ""
+            }
         ));
     }
     Ok(jobs)
@@ -99,18 +131,44 @@ fn check_inputs(jobs: &[Job]) -> Result<()> {
     }
 }
 
-/// Writes `text` to `path` whole (temporary file, then rename).
-fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    outfile::write(path, text).with_context(|| path.display().to_string())
+/// Whether to run without the game: asked for, or no ROM given and none in the store.
+fn model_only(args: &SuiteArgs) -> bool {
+    if args.model_only {
+        return true;
+    }
+    if args.rom.rom.is_some() {
+        return false;
+    }
+    match store::locate(None, &args.rom.revision) {
+        Ok(_) => false,
+        Err(why) => {
+            eprintln!(
+                "no ROM: {why}\nrunning the model against the MAME reference traces (no game needed)"
+            );
+            true
+        }
+    }
 }
 
 pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
-    let jobs = collect_jobs(args)?;
+    let traces = traces_dir(args);
+    let model_only = model_only(args);
+    let shard = args.shard.unwrap_or_default();
+    let all = collect_jobs(args, &traces, model_only)?;
+    let total = all.len() as u64;
+    let (indices, jobs) = shard_jobs(all, shard);
     check_inputs(&jobs)?;
-    let game = args.rom.boot()?;
+    let game = if model_only {
+        None
+    } else {
+        Some(args.rom.boot()?)
+    };
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if shard != Shard::ALL {
+        eprintln!("shard {shard}: {} of {total} jobs", jobs.len());
+    }
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
     let failed = std::sync::atomic::AtomicUsize::new(0);
@@ -120,7 +178,7 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         }
         let bad = failed.load(std::sync::atomic::Ordering::Relaxed);
         let width = 30;
-        let filled = done * width / total;
+        let filled = done * width / total.max(1);
         let line = format!(
             "[{}{}] {done}/{total} runs, {bad} not identical, {:.0} s",
             "#".repeat(filled),
@@ -134,8 +192,17 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
             let _ = writeln!(err, "{line}");
         }
     };
+    let make = || -> Runner<'_> {
+        match &game {
+            Some(g) => {
+                let g = g.clone();
+                Box::new(move |job: &Job| run_job(&g, job))
+            }
+            None => Box::new(run_job_model_only),
+        }
+    };
     let stop = super::interrupt::flag();
-    let ran = run_all_until(&game, &jobs, threads, &progress, &stop);
+    let ran = run_all_until(&jobs, threads, &progress, &make, &stop);
     if tty {
         eprintln!();
     }
@@ -145,29 +212,35 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         .filter(|(_, o)| o.is_none())
         .map(|(j, _)| j)
         .collect();
-    let outcomes: Vec<RunOutcome> = ran.into_iter().flatten().collect();
     let wall = start.elapsed().as_secs_f64();
-    for o in outcomes.iter().filter(|o| !o.passed()) {
-        println!(
-            "{} / {}: {}",
-            o.suite,
-            o.name,
-            o.failure().unwrap_or_default()
-        );
+    // Each finished run keeps its place in the whole job list (what shard merges order by).
+    let runs: Vec<_> = ran
+        .iter()
+        .zip(&indices)
+        .filter_map(|(o, &i)| o.as_ref().map(|o| o.record(i)))
+        .collect();
+    let title = match &game {
+        Some(g) => format!("s2lab suite: Sonic 2 {}", g.revision().revision),
+        None => "s2lab suite: the model vs the MAME reference traces".to_string(),
+    };
+    let results = Results {
+        format: report::results::RESULTS_FORMAT,
+        tool: "s2lab suite".into(),
+        title,
+        shard,
+        jobs: Some(total),
+        runs,
+    };
+    for r in results.runs.iter().filter(|r| !r.passed()) {
+        println!("{} / {}: {}", r.suite, r.name, r.failure_line());
     }
-    print!("{}", report::summary_table(&outcomes));
+    print!("{}", report::summary_table(&results.runs));
     println!("wall time {wall:.1} s on {threads} threads");
-    if let Some(path) = &args.junit {
-        write_atomic(path, &report::junit_xml(&outcomes))?;
-    }
-    if let Some(path) = &args.html {
-        let title = format!("s2lab suite: Sonic 2 {}", game.revision().revision);
-        write_atomic(path, &report::html(&outcomes, &title))?;
-    }
+    args.out.write(&results)?;
     if !not_run.is_empty() {
         eprintln!(
             "interrupted: {} of {} runs finished (their reports are written); not run:",
-            outcomes.len(),
+            results.runs.len(),
             jobs.len()
         );
         for j in &not_run {
@@ -175,11 +248,5 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::from(130));
     }
-    Ok(if outcomes.iter().any(|o| o.error.is_some()) {
-        ExitCode::from(2)
-    } else if outcomes.iter().all(|o| o.passed()) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(&results))
 }
