@@ -8,3 +8,5 @@ pub mod rom;
 pub mod store;
 pub mod suite_run;
 pub mod suites;
+pub mod terrain_cache;
+pub mod terrain_suite;

@@ -30,6 +30,7 @@ pub mod spindash;
 pub mod stage;
 pub mod state;
 pub mod terrain;
+pub mod terrain_scenario;
 pub mod trace;
 pub mod trig;
 

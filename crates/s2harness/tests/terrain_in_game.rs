@@ -1,0 +1,114 @@
+//! Emerald Hill's own terrain: read from the game (RAM after the level load, ROM tables through
+//! roms.toml), cached, and checked against the game itself: Sonic placed on many surfaces of
+//! EHZ1 and EHZ2 with random input, the model on the extracted terrain against the game in the
+//! emulator, frame by frame.
+
+mod common;
+
+use s2harness::game::Game;
+use s2harness::store;
+use s2harness::terrain_cache;
+use s2harness::terrain_suite::scenarios;
+use s2model::Level;
+use s2model::terrain_scenario::run_terrain_scenario;
+use s2model::trace::diff;
+
+/// Frames per run and runs per act (kept small: CI runs this in release on 2 cores).
+const FRAMES: usize = 120;
+const RUNS_PER_ACT: usize = 24;
+
+#[test]
+fn extracted_terrain_round_trips_through_the_cache() {
+    let roms = common::available_roms();
+    let Some((path, _)) = roms.first() else {
+        println!(
+            "{}",
+            common::skip_message("extracted_terrain_round_trips_through_the_cache")
+        );
+        return;
+    };
+    let rom = store::read_rom(path).unwrap();
+    let game = Game::boot(&rom).unwrap();
+    let t = game.read_terrain(&rom).unwrap();
+    assert_eq!((t.zone, t.act), (0, 0));
+    // Sonic's start in EHZ1 (x $60, y $28F) stands on solid path-1 ground 19 px below his centre.
+    let w = t.block_word_at(0x60, 0x28F + 19);
+    assert!(w & 0x3FF != 0 && w & 0x1000 != 0, "block word {w:04X}");
+    let dir = std::env::temp_dir().join(format!("s2lab-terrain-test-{}", std::process::id()));
+    let p = terrain_cache::store(&dir, &rom.sha1, &t).unwrap();
+    assert!(p.ends_with(format!("{}/ehz1.bin", rom.sha1)));
+    let back = terrain_cache::load(&dir, &rom.sha1, 0, 0).unwrap().unwrap();
+    assert!(back == t);
+    assert!(
+        terrain_cache::load(&dir, &rom.sha1, 0, 1)
+            .unwrap()
+            .is_none()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn model_on_extracted_terrain_matches_the_game() {
+    let roms = common::available_roms();
+    let Some((path, known)) = roms.iter().find(|(_, k)| k.id == "revb").or(roms.first()) else {
+        println!(
+            "{}",
+            common::skip_message("model_on_extracted_terrain_matches_the_game")
+        );
+        return;
+    };
+    let rom = store::read_rom(path).unwrap();
+    let boot = Game::boot(&rom).unwrap();
+    let mut total = (0usize, 0usize, 0usize, 0usize); // runs, equal runs, frames, frames equal
+    let mut first_diffs = Vec::new();
+    let angle = s2model::state::FIELDS
+        .iter()
+        .position(|f| *f == "angle")
+        .unwrap();
+    let mut quadrants = [0usize; 4];
+    for act in 0..2u8 {
+        let game = boot.in_act(act).unwrap();
+        let t = game.read_terrain(&rom).unwrap();
+        for sc in scenarios(&t, RUNS_PER_ACT, FRAMES, 12 + act as u64, 0x2700) {
+            let g = match game.run_terrain(&sc) {
+                Ok(g) => g,
+                Err(e) => {
+                    first_diffs.push(format!("{}: game run failed: {e}", sc.name));
+                    continue;
+                }
+            };
+            let m = run_terrain_scenario(&sc, &t);
+            // Which quadrants the game's angle visited ((angle + $20) & $C0, as AnglePos rounds).
+            for f in &g.frames {
+                let a = f.values[angle] as u8;
+                quadrants[(a.wrapping_add(0x20) >> 6) as usize] += 1;
+            }
+            let d = diff(&g, &m);
+            total.0 += 1;
+            total.2 += g.frames.len();
+            total.3 += d.frames_compared;
+            if d.is_equal() {
+                total.1 += 1;
+            } else {
+                let f = d.first.as_ref().unwrap();
+                first_diffs.push(format!(
+                    "{} (x {}, y {}): {:?} {:?}",
+                    sc.name, sc.x, sc.y, f.at, f.fields
+                ));
+            }
+        }
+    }
+    println!(
+        "{}: terrain runs {} equal of {}, frames equal before the first difference {} of {}",
+        known.revision, total.1, total.0, total.3, total.2
+    );
+    println!("  frames per ground quadrant (floor, left wall, ceiling, right wall): {quadrants:?}");
+    assert!(
+        first_diffs.is_empty(),
+        "{}: {} of {} terrain runs differ:\n{}",
+        known.revision,
+        first_diffs.len(),
+        total.0,
+        first_diffs.join("\n")
+    );
+}
