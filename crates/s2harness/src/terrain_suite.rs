@@ -46,11 +46,37 @@ pub fn standing_y(t: &Terrain, x: u16, y_from: u16) -> Option<u16> {
     None
 }
 
-/// A random script of `frames` frames: segments of 4–40 frames, each holding a random mix of
-/// left/right (mostly one of them), down sometimes, and jump presses.
+/// A random script of `frames` frames: segments of 4–40 frames (runs of 60–200 held towards one
+/// side now and then, to reach full speed), each holding a random mix of left/right, down, jump
+/// presses, and spin dashes (down held, C pressed a few times, then released).
 pub fn random_script(rng: &mut Lcg, frames: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(frames);
     while out.len() < frames {
+        let left = frames - out.len();
+        match rng.below(12) {
+            0 => {
+                // Spin dash: crouch, rev 1–4 times, release.
+                let mut seg = vec![buttons::DOWN; 3];
+                for _ in 0..1 + rng.below(4) {
+                    seg.push(buttons::DOWN | buttons::C);
+                    seg.extend([buttons::DOWN; 3]);
+                }
+                seg.extend([0; 2]);
+                out.extend(seg.into_iter().take(left));
+                continue;
+            }
+            1 => {
+                let dir = if rng.below(2) == 0 {
+                    buttons::RIGHT
+                } else {
+                    buttons::LEFT
+                };
+                let n = 60 + rng.below(141) as usize;
+                out.extend(std::iter::repeat_n(dir, n.min(left)));
+                continue;
+            }
+            _ => {}
+        }
         let len = 4 + rng.below(37) as usize;
         let mut held = match rng.below(10) {
             0..=3 => buttons::RIGHT,
@@ -62,9 +88,7 @@ pub fn random_script(rng: &mut Lcg, frames: usize) -> Vec<u8> {
         if rng.below(4) == 0 {
             held |= buttons::C;
         }
-        for _ in 0..len.min(frames - out.len()) {
-            out.push(held);
-        }
+        out.extend(std::iter::repeat_n(held, len.min(left)));
     }
     out
 }
@@ -99,7 +123,10 @@ pub fn scenarios(
             facing_left: rng.below(2) == 1,
             x_vel: 0,
             y_vel: 0,
-            inertia: 0,
+            inertia: match rng.below(3) {
+                0 => rng.below(0x1000) as i16 - 0x800,
+                _ => 0,
+            },
             in_air: false,
             input: random_script(&mut rng, frames),
             frames: None,

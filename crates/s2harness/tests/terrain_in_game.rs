@@ -10,7 +10,7 @@ use s2harness::store;
 use s2harness::terrain_cache;
 use s2harness::terrain_suite::scenarios;
 use s2model::Level;
-use s2model::terrain_scenario::run_terrain_scenario;
+use s2model::terrain_scenario::{event_line, run_terrain_scenario_with_layers};
 use s2model::trace::diff;
 
 /// Frames per run and runs per act (kept small: CI runs this in release on 2 cores).
@@ -31,6 +31,8 @@ fn extracted_terrain_round_trips_through_the_cache() {
     let game = Game::boot(&rom).unwrap();
     let t = game.read_terrain(&rom).unwrap();
     assert_eq!((t.zone, t.act), (0, 0));
+    // EHZ1's loops need its path swappers (object $03) from the ROM's object layout.
+    assert!(t.swappers.len() >= 4, "{} path swappers", t.swappers.len());
     // Sonic's start in EHZ1 (x $60, y $28F) stands on solid path-1 ground 19 px below his centre.
     let w = t.block_word_at(0x60, 0x28F + 19);
     assert!(w & 0x3FF != 0 && w & 0x1000 != 0, "block word {w:04X}");
@@ -49,6 +51,18 @@ fn extracted_terrain_round_trips_through_the_cache() {
 
 #[test]
 fn model_on_extracted_terrain_matches_the_game() {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    // S2LAB_TERRAIN_RUNS / _FRAMES / _SEED widen the search by hand; the defaults are CI's.
+    let (runs, frames, seed) = (
+        env("S2LAB_TERRAIN_RUNS", RUNS_PER_ACT),
+        env("S2LAB_TERRAIN_FRAMES", FRAMES),
+        env("S2LAB_TERRAIN_SEED", 12) as u64,
+    );
     let roms = common::available_roms();
     let Some((path, known)) = roms.iter().find(|(_, k)| k.id == "revb").or(roms.first()) else {
         println!(
@@ -66,18 +80,36 @@ fn model_on_extracted_terrain_matches_the_game() {
         .position(|f| *f == "angle")
         .unwrap();
     let mut quadrants = [0usize; 4];
+    let mut path2 = 0usize;
     for act in 0..2u8 {
         let game = boot.in_act(act).unwrap();
         let t = game.read_terrain(&rom).unwrap();
-        for sc in scenarios(&t, RUNS_PER_ACT, FRAMES, 12 + act as u64, 0x2700) {
-            let g = match game.run_terrain(&sc) {
+        for sc in scenarios(
+            &t,
+            runs,
+            frames,
+            seed + act as u64,
+            event_line(0, act) - 0x80,
+        ) {
+            let g = match game.run_terrain_with_layers(&sc) {
                 Ok(g) => g,
                 Err(e) => {
                     first_diffs.push(format!("{}: game run failed: {e}", sc.name));
                     continue;
                 }
             };
-            let m = run_terrain_scenario(&sc, &t);
+            let (g, g_layers) = g;
+            let (m, m_layers) = run_terrain_scenario_with_layers(&sc, &t);
+            path2 += g_layers.iter().filter(|&&l| l == 0xEF).count();
+            if let Some(k) =
+                (0..g_layers.len().min(m_layers.len())).find(|&k| g_layers[k] != m_layers[k])
+            {
+                first_diffs.push(format!(
+                    "{}: collision layer differs at frame {k}: game {:02X}, model {:02X}",
+                    sc.name, g_layers[k], m_layers[k]
+                ));
+                continue;
+            }
             // Which quadrants the game's angle visited ((angle + $20) & $C0, as AnglePos rounds).
             for f in &g.frames {
                 let a = f.values[angle] as u8;
@@ -102,6 +134,7 @@ fn model_on_extracted_terrain_matches_the_game() {
         "{}: terrain runs {} equal of {}, frames equal before the first difference {} of {}",
         known.revision, total.1, total.0, total.3, total.2
     );
+    println!("  frames on collision path 2 (after a swapper): {path2}");
     println!("  frames per ground quadrant (floor, left wall, ceiling, right wall): {quadrants:?}");
     assert!(
         first_diffs.is_empty(),

@@ -23,6 +23,7 @@ pub mod collision;
 pub mod frame;
 pub mod ground;
 pub mod level;
+pub mod path_swap;
 pub mod roll;
 pub mod scenario;
 pub mod script;

@@ -43,6 +43,21 @@ pub struct Bounds {
     pub max_y: u16,
 }
 
+/// A collision-layer switcher (object $03, `Obj03`) from the act's object layout: its position,
+/// subtype and the layout's x-flip bit (an x-flipped switcher changes no layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathSwapper {
+    /// x position.
+    pub x: u16,
+    /// y position (the layout word's low 12 bits).
+    pub y: u16,
+    /// Subtype: bits 0–1 the half-size ($20 << n), bit 2 horizontal (watches y), bits 3/4 the
+    /// layer set when crossed rightwards/leftwards (downwards/upwards), bit 7 grounded only.
+    pub subtype: u8,
+    /// The layout's x-flip bit (render_flags bit 0).
+    pub x_flip: bool,
+}
+
 /// One act's collision world, exactly as the game's collision routines read it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Terrain {
@@ -54,6 +69,8 @@ pub struct Terrain {
     pub rom_sha1: [u8; 20],
     /// The act's boundaries after loading.
     pub bounds: Bounds,
+    /// The act's path swappers (object $03) in layout order.
+    pub swappers: Vec<PathSwapper>,
     layout: Box<[u8]>,
     chunks: Box<[u16]>,
     collision: Box<[u8]>,
@@ -124,6 +141,7 @@ impl Terrain {
             act,
             rom_sha1,
             bounds,
+            swappers: Vec::new(),
             layout: sized("Level_Layout", p.layout, LAYOUT_BYTES)?.into(),
             chunks: chunk_bytes
                 .chunks_exact(2)
@@ -188,6 +206,13 @@ impl Terrain {
         out.extend_from_slice(&self.widths);
         out.extend_from_slice(&self.angles);
         debug_assert_eq!(out.len(), FILE_BYTES);
+        out.extend_from_slice(&(self.swappers.len() as u16).to_be_bytes());
+        for p in &self.swappers {
+            out.extend_from_slice(&p.x.to_be_bytes());
+            out.extend_from_slice(&p.y.to_be_bytes());
+            out.push(p.subtype);
+            out.push(p.x_flip as u8);
+        }
         out
     }
 
@@ -202,12 +227,30 @@ impl Terrain {
                 "terrain file version {version}, this build reads {FILE_VERSION}"
             ));
         }
-        if b.len() != FILE_BYTES {
+        if b.len() < FILE_BYTES + 2 {
             return Err(format!(
-                "terrain file is {} bytes, version 1 is {FILE_BYTES}",
-                b.len()
+                "terrain file is {} bytes, version 1 needs at least {}",
+                b.len(),
+                FILE_BYTES + 2
             ));
         }
+        let n = u16::from_be_bytes([b[FILE_BYTES], b[FILE_BYTES + 1]]) as usize;
+        if b.len() != FILE_BYTES + 2 + 6 * n {
+            return Err(format!(
+                "terrain file is {} bytes, {n} path swappers make it {}",
+                b.len(),
+                FILE_BYTES + 2 + 6 * n
+            ));
+        }
+        let swappers = b[FILE_BYTES + 2..]
+            .chunks_exact(6)
+            .map(|r| PathSwapper {
+                x: u16::from_be_bytes([r[0], r[1]]),
+                y: u16::from_be_bytes([r[2], r[3]]),
+                subtype: r[4],
+                x_flip: r[5] != 0,
+            })
+            .collect();
         let w = |o: usize| u16::from_be_bytes([b[o], b[o + 1]]);
         let mut sha = [0u8; 20];
         sha.copy_from_slice(&b[12..32]);
@@ -230,7 +273,7 @@ impl Terrain {
         let heights = take(COLLISION_ARRAY_BYTES);
         let widths = take(COLLISION_ARRAY_BYTES);
         let angles = take(ANGLE_MAP_BYTES);
-        Terrain::from_parts(
+        let mut t = Terrain::from_parts(
             b[10],
             b[11],
             sha,
@@ -244,7 +287,9 @@ impl Terrain {
                 widths,
                 angles,
             },
-        )
+        )?;
+        t.swappers = swappers;
+        Ok(t)
     }
 }
 
@@ -349,9 +394,15 @@ mod tests {
 
     #[test]
     fn file_round_trip_and_errors() {
-        let t = sample();
+        let mut t = sample();
+        t.swappers = vec![PathSwapper {
+            x: 0x1234,
+            y: 0x345,
+            subtype: 0x8D,
+            x_flip: true,
+        }];
         let b = t.to_bytes();
-        assert_eq!(b.len(), FILE_BYTES);
+        assert_eq!(b.len(), FILE_BYTES + 2 + 6);
         assert!(Terrain::from_bytes(&b).unwrap() == t);
         assert!(
             Terrain::from_bytes(&b[..100])

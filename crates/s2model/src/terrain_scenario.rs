@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::frame::step;
+use crate::path_swap::Swappers;
 use crate::scenario::{Scenario, ScenarioError, Stop, stop_after_frame};
 use crate::script::{format_buttons, parse_script};
 use crate::state::{FIELDS, SonicState, status};
@@ -354,27 +355,75 @@ impl TerrainScenario {
     }
 }
 
-/// Run the model on a terrain scenario: frames until the script's end or Sonic's death.
+/// The x beyond which an act's level events move its boundaries (the camera reaching it), which
+/// neither the model nor the terrain carries: EHZ1's signpost lock at Camera_Max_X − $100 = $28A0
+/// (`CheckLoadSignpostArt`, s2.asm L6153–6168), EHZ2's boss area at $2780
+/// (`LevEvents_EHZ2_Routine1`, L20409–20418). The camera never leads Sonic to the right by more
+/// than its window, so a run that stops once Sonic's x reaches the line compares only frames that
+/// ran with the act's initial boundaries.
+pub fn event_line(zone: u8, act: u8) -> u16 {
+    match (zone, act) {
+        (0, 0) => 0x28A0,
+        (0, 1) => 0x2780,
+        _ => 0xFFFF,
+    }
+}
+
+/// The terrain stop test after a frame: `dead` (routine 6), then `event_line` (x_pos at or past
+/// [`event_line`]).
+pub fn terrain_stop_after_frame(s: &SonicState, zone: u8, act: u8) -> Option<&'static str> {
+    if let Some(st) = stop_after_frame(s, None) {
+        return Some(st.as_str());
+    }
+    (s.x_pos >= event_line(zone, act)).then_some("event_line")
+}
+
+/// Sonic's collision layer after a frame as one byte: `top_solid_bit` << 4 | `lrb_solid_bit`
+/// ($CD path 1, $EF path 2).
+pub fn layer_byte(top_solid_bit: u8, lrb_solid_bit: u8) -> u8 {
+    top_solid_bit << 4 | (lrb_solid_bit & 0xF)
+}
+
+/// Run the model on a terrain scenario: frames until the script's end, Sonic's death or the act's
+/// event line.
 pub fn run_terrain_scenario(sc: &TerrainScenario, terrain: &Terrain) -> Trace {
+    run_terrain_scenario_with_layers(sc, terrain).0
+}
+
+/// [`run_terrain_scenario`] and Sonic's collision layer after every frame ([`layer_byte`]).
+///
+/// The path swappers: the harness restarts the game's object manager at the frame boundary before
+/// frame 0, so `ObjectsManager_Init` loads them at the end of frame 0 and they first run in frame 1,
+/// after Sonic (`Obj03_Init`, s2.asm L45629).
+pub fn run_terrain_scenario_with_layers(
+    sc: &TerrainScenario,
+    terrain: &Terrain,
+) -> (Trace, Vec<u8>) {
+    let mut swappers = Swappers::default();
+    let mut layers = Vec::new();
     let mut s = sc.initial_state(terrain);
     let initial = s.trace_values();
     let n = sc.frame_count();
     let mut frames = Vec::with_capacity(n);
-    let mut stop = Stop::End;
+    let mut stop = Stop::End.as_str();
     for k in 0..n {
         let held = sc.input.get(k).copied().unwrap_or(0);
         step(&mut s, terrain, held);
+        if k >= 1 {
+            swappers.run(&terrain.swappers, &mut s);
+        }
+        layers.push(layer_byte(s.top_solid_bit, s.lrb_solid_bit));
         frames.push(TraceFrame {
             frame: k as u64,
             input: format_buttons(held),
             values: s.trace_values(),
         });
-        if let Some(st) = stop_after_frame(&s, None) {
+        if let Some(st) = terrain_stop_after_frame(&s, sc.zone, sc.act) {
             stop = st;
             break;
         }
     }
-    Trace {
+    let trace = Trace {
         header: TraceHeader {
             format: 1,
             scenario: sc.name.clone(),
@@ -383,12 +432,13 @@ pub fn run_terrain_scenario(sc: &TerrainScenario, terrain: &Terrain) -> Trace {
             fields: FIELDS.iter().map(|s| s.to_string()).collect(),
             initial,
             frames: Some(frames.len() as u64),
-            stop: Some(stop.as_str().into()),
+            stop: Some(stop.into()),
             floor_x: None,
             extra: Map::new(),
         },
         frames,
-    }
+    };
+    (trace, layers)
 }
 
 #[cfg(test)]

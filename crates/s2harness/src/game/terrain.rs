@@ -3,18 +3,19 @@
 //! from the game's RAM after the level has loaded (layout, chunks, collision indexes) and from the
 //! ROM (`ColArrayVertical`, `ColArrayHorizontal`, `ColCurveMap`) at the addresses in `roms.toml`.
 //!
-//! Not yet here (issue 12): the path swappers (object $03) are removed with the other objects, so
-//! both the game and the model run with the collision layer Sonic starts on.
+//! The act's path swappers (object $03) stay: the object manager is restarted at the frame
+//! boundary before frame 0 (it loads the objects around the camera at the end of that frame), and
+//! at every frame boundary every freshly loaded object other than $03 is deleted before it runs.
 
 use megadrive::machine::Machine;
-use s2model::scenario::{Stop, stop_after_frame};
+use s2model::scenario::Stop;
 use s2model::script::format_buttons;
 use s2model::state::{FIELDS, status};
 use s2model::terrain::{
     ANGLE_MAP_BYTES, Bounds, CHUNK_WORDS, COLLISION_ARRAY_BYTES, COLLISION_INDEX_BYTES,
-    LAYOUT_BYTES, TerrainParts,
+    LAYOUT_BYTES, PathSwapper, TerrainParts,
 };
-use s2model::terrain_scenario::TerrainScenario;
+use s2model::terrain_scenario::{TerrainScenario, layer_byte, terrain_stop_after_frame};
 use s2model::trace::{Trace, TraceFrame, TraceHeader};
 use s2model::{SonicState, Terrain};
 
@@ -33,6 +34,9 @@ struct TerrainSymbols {
     cam_max_x: u32,
     cam_min_y: u32,
     cam_max_y: u32,
+    obj_placement_routine: u32,
+    off_objects: u32,
+    dynamic_objects: (u32, u32),
     col_vertical: u32,
     col_horizontal: u32,
     curve_map: u32,
@@ -55,6 +59,9 @@ impl TerrainSymbols {
             cam_max_x: get("Camera_Max_X_pos")?,
             cam_min_y: get("Camera_Min_Y_pos")?,
             cam_max_y: get("Camera_Max_Y_pos")?,
+            obj_placement_routine: get("Obj_placement_routine")?,
+            off_objects: get("Off_Objects")?,
+            dynamic_objects: (get("Dynamic_Object_RAM")?, get("Dynamic_Object_RAM_End")?),
             col_vertical: get("ColArrayVertical")?,
             col_horizontal: get("ColArrayHorizontal")?,
             curve_map: get("ColCurveMap")?,
@@ -78,6 +85,48 @@ fn rom_slice<'a>(
             frame: None,
             message: format!("{what} at ${at:X} lies past the ROM's end"),
         })
+}
+
+/// The object id of the path swapper (`ObjID_PlaneSwitcher`, object $03).
+const OBJ_ID_PATH_SWAPPER: u8 = 0x03;
+
+/// The act's path swappers from its object layout in the ROM, found as `ObjectsManager_Init`
+/// finds the layout (s2.asm L32935–32942): the word at `Off_Objects` + zone·4 + act·2 is the
+/// layout's offset from `Off_Objects`. Entries are 6 bytes (x; y with the flip bits 13–14 and the
+/// respawn bit 15; id; subtype) up to an x of $FFFF (`ChkLoadObj`, L33598–33625).
+fn read_swappers(
+    rom: &RomImage,
+    t: &TerrainSymbols,
+    zone: u8,
+    act: u8,
+) -> Result<Vec<PathSwapper>, HarnessError> {
+    let word = |at: u32| -> Result<u16, HarnessError> {
+        let b = rom_slice(rom, at, 2, "the object layout")?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    };
+    let rel = word(t.off_objects + zone as u32 * 4 + act as u32 * 2)? as i16;
+    let mut at = t.off_objects.wrapping_add(rel as i32 as u32);
+    let mut out = Vec::new();
+    loop {
+        let e = rom_slice(rom, at, 6, "the object layout")?;
+        let x = u16::from_be_bytes([e[0], e[1]]);
+        if x == 0xFFFF {
+            return Ok(out);
+        }
+        let yw = u16::from_be_bytes([e[2], e[3]]);
+        if e[4] == OBJ_ID_PATH_SWAPPER {
+            out.push(PathSwapper {
+                x,
+                y: yw & 0xFFF,
+                subtype: e[5],
+                x_flip: yw & 0x2000 != 0,
+            });
+        }
+        at += 6;
+        if out.len() > 4096 {
+            return fail(None, "the object layout has no end marker");
+        }
+    }
 }
 
 impl Game {
@@ -175,6 +224,7 @@ impl Game {
             "ColArrayHorizontal",
         )?;
         let angles = rom_slice(rom, t.curve_map, ANGLE_MAP_BYTES, "ColCurveMap")?;
+        let swappers = read_swappers(rom, &t, zone, act)?;
         Terrain::from_parts(
             zone,
             act,
@@ -190,16 +240,42 @@ impl Game {
                 angles,
             },
         )
+        .map(|mut terrain| {
+            terrain.swappers = swappers;
+            terrain
+        })
         .map_err(|e| HarnessError {
             frame: None,
             message: e,
         })
     }
 
+    /// Deletes every dynamic object that is not a path swapper (id $03).
+    fn keep_only_swappers(&self, m: &mut Machine, t: &TerrainSymbols) {
+        let (lo, hi) = t.dynamic_objects;
+        for slot in (lo..hi).step_by(0x40) {
+            let id = m.read_u8(slot);
+            if id != 0 && id != OBJ_ID_PATH_SWAPPER {
+                for a in (slot..slot + 0x40).step_by(2) {
+                    m.write_u16(a, 0);
+                }
+            }
+        }
+    }
+
     /// Runs a terrain scenario in this game (which must be in the scenario's act: see
     /// [`Game::in_act`]) and returns its trace. Per frame: the flat stages' checks, and the act's
     /// boundaries unchanged (a level event that moves them ends the run with an error).
     pub fn run_terrain(&self, sc: &TerrainScenario) -> Result<Trace, HarnessError> {
+        self.run_terrain_with_layers(sc).map(|r| r.0)
+    }
+
+    /// [`Game::run_terrain`] and Sonic's collision layer after every frame (`layer_byte`).
+    pub fn run_terrain_with_layers(
+        &self,
+        sc: &TerrainScenario,
+    ) -> Result<(Trace, Vec<u8>), HarnessError> {
+        let mut layers = Vec::new();
         if self.zone_act()? != (sc.zone, sc.act) {
             return fail(
                 None,
@@ -215,6 +291,8 @@ impl Game {
         let mut m = self.ready.clone();
         self.to_boundary(&mut m, None)?;
         self.clear_objects(&mut m);
+        // ObjectsManager_Init at the end of frame 0: load what lies around the new camera.
+        m.write_u8(t.obj_placement_routine, 0);
         self.place_sonic_at(&mut m, sc.x, sc.y, sc.facing_left);
         let f = |name: &str| s.field_offsets[FIELDS.iter().position(|n| *n == name).unwrap()];
         m.write_u16(f("x_vel"), sc.x_vel as u16);
@@ -234,7 +312,7 @@ impl Game {
 
         let n = sc.frame_count();
         let mut frames = Vec::with_capacity(n);
-        let mut stop = Stop::End;
+        let mut stop = Stop::End.as_str();
         let mut prev_held = 0u8;
         let mut counters = (
             m.read_u16(s.level_frame_counter),
@@ -244,15 +322,13 @@ impl Game {
             let held = sc.input.get(k).copied().unwrap_or(0);
             m.set_pad(0, held as u16);
             self.to_boundary(&mut m, Some(k))?;
+            self.keep_only_swappers(&mut m, &t);
             let values = self.sample(&m);
+            layers.push(layer_byte(
+                m.read_u8(s.sst + s.off.top_solid_bit),
+                m.read_u8(s.sst + s.off.lrb_solid_bit),
+            ));
             self.check_frame(&m, k, held, prev_held, &mut counters)?;
-            let now = [t.cam_min_x, t.cam_max_x, t.cam_min_y, t.cam_max_y].map(|a| m.read_u16(a));
-            if now != bounds {
-                return fail(
-                    Some(k),
-                    format!("a level event moved the act's boundaries {bounds:04X?} -> {now:04X?}"),
-                );
-            }
             prev_held = held;
             frames.push(TraceFrame {
                 frame: k as u64,
@@ -263,12 +339,22 @@ impl Game {
                 frame: Some(k),
                 message: e,
             })?;
-            if let Some(st) = stop_after_frame(&state, None) {
+            let st = terrain_stop_after_frame(&state, sc.zone, sc.act);
+            // Past the event line the boundaries may move in this very frame; before it they
+            // must not.
+            let now = [t.cam_min_x, t.cam_max_x, t.cam_min_y, t.cam_max_y].map(|a| m.read_u16(a));
+            if st != Some("event_line") && now != bounds {
+                return fail(
+                    Some(k),
+                    format!("a level event moved the act's boundaries {bounds:04X?} -> {now:04X?}"),
+                );
+            }
+            if let Some(st) = st {
                 stop = st;
                 break;
             }
         }
-        Ok(Trace {
+        let trace = Trace {
             header: TraceHeader {
                 format: 1,
                 scenario: sc.name.clone(),
@@ -277,11 +363,12 @@ impl Game {
                 fields: FIELDS.iter().map(|f| f.to_string()).collect(),
                 initial,
                 frames: Some(frames.len() as u64),
-                stop: Some(stop.as_str().into()),
+                stop: Some(stop.into()),
                 floor_x: None,
                 extra: Default::default(),
             },
             frames,
-        })
+        };
+        Ok((trace, layers))
     }
 }
