@@ -120,8 +120,8 @@ mod tests {
         s.x_pos = 999;
         sw.run(&list, &mut s);
         assert_eq!((s.top_solid_bit, s.lrb_solid_bit), (0x0C, 0x0D));
-        // Outside the range (y 500 + $40 is excluded): no change, but the side flips.
-        s.y_pos = 540;
+        // Outside the range (y 500 ± $40, the upper end excluded): no change, but the side flips.
+        s.y_pos = 564;
         s.x_pos = 1010;
         sw.run(&list, &mut s);
         assert_eq!(s.top_solid_bit, 0x0C);
