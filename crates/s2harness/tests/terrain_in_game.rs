@@ -81,6 +81,9 @@ fn model_on_extracted_terrain_matches_the_game() {
         .unwrap();
     let mut quadrants = [0usize; 4];
     let mut path2 = 0usize;
+    let (mut loops, mut slips) = (0usize, 0usize);
+    let field = |n: &str| s2model::state::FIELDS.iter().position(|f| *f == n).unwrap();
+    let (status, move_lock) = (field("status"), field("move_lock"));
     for act in 0..2u8 {
         let game = boot.in_act(act).unwrap();
         let t = game.read_terrain(&rom).unwrap();
@@ -111,9 +114,31 @@ fn model_on_extracted_terrain_matches_the_game() {
                 continue;
             }
             // Which quadrants the game's angle visited ((angle + $20) & $C0, as AnglePos rounds).
-            for f in &g.frames {
+            // A complete loop: on the ground through a wall, the ceiling and the other wall without
+            // leaving the surface. A fall off a steep surface: move_lock set to $1E
+            // (Sonic_SlopeRepel).
+            let mut seq: Vec<usize> = Vec::new();
+            for (k, f) in g.frames.iter().enumerate() {
                 let a = f.values[angle] as u8;
-                quadrants[(a.wrapping_add(0x20) >> 6) as usize] += 1;
+                let q = (a.wrapping_add(0x20) >> 6) as usize;
+                quadrants[q] += 1;
+                if f.values[status] & 2 != 0 {
+                    seq.clear();
+                } else if seq.last() != Some(&q) {
+                    seq.push(q);
+                    if seq.ends_with(&[3, 2, 1]) || seq.ends_with(&[1, 2, 3]) {
+                        loops += 1;
+                        seq.clear();
+                    }
+                }
+                let before = if k == 0 {
+                    0
+                } else {
+                    g.frames[k - 1].values[move_lock]
+                };
+                if f.values[move_lock] == 0x1E && before != 0x1E {
+                    slips += 1;
+                }
             }
             let d = diff(&g, &m);
             total.0 += 1;
@@ -135,6 +160,7 @@ fn model_on_extracted_terrain_matches_the_game() {
         known.revision, total.1, total.0, total.3, total.2
     );
     println!("  frames on collision path 2 (after a swapper): {path2}");
+    println!("  complete loops: {loops}; falls off a steep surface (control lock): {slips}");
     println!("  frames per ground quadrant (floor, left wall, ceiling, right wall): {quadrants:?}");
     assert!(
         first_diffs.is_empty(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
-use s2model::Scenario;
+use s2model::terrain_scenario::AnyScenario;
 
 use super::game_args::RomOpt;
 
@@ -12,7 +12,7 @@ use super::game_args::RomOpt;
 pub struct TraceArgs {
     #[command(flatten)]
     pub rom: RomOpt,
-    /// Scenario file (JSON, formats.md §2).
+    /// Scenario file (JSON, formats.md §2; terrain scenarios: docs/terrain-format.md).
     pub scenario: PathBuf,
     /// Write the trace here (a name ending in .gz is compressed); default: standard output.
     #[arg(short, long)]
@@ -20,11 +20,16 @@ pub struct TraceArgs {
 }
 
 pub fn run(args: &TraceArgs) -> Result<ExitCode> {
-    let sc = Scenario::load(&args.scenario)?;
+    let sc = AnyScenario::load(&args.scenario)?;
     let game = args.rom.boot()?;
-    let trace = game
-        .run(&sc)
-        .map_err(|e| anyhow!("{}: {e}", args.scenario.display()))?;
+    let at = |e| anyhow!("{}: {e}", args.scenario.display());
+    let trace = match sc {
+        AnyScenario::Built(sc) => game.run(&sc).map_err(at)?,
+        AnyScenario::Terrain(sc) => game
+            .in_act(sc.act)
+            .and_then(|g| g.run_terrain(&sc))
+            .map_err(at)?,
+    };
     super::write_trace(&trace, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
