@@ -10,7 +10,7 @@ use s2harness::store;
 use s2harness::terrain_cache;
 use s2harness::terrain_suite::scenarios;
 use s2model::Level;
-use s2model::terrain_scenario::{event_line, run_terrain_scenario_with_layers};
+use s2model::terrain_scenario::{AnyScenario, event_line, run_terrain_scenario_with_layers};
 use s2model::trace::diff;
 
 /// Frames per run and runs per act (kept small: CI runs this in release on 2 cores).
@@ -170,4 +170,123 @@ fn model_on_extracted_terrain_matches_the_game() {
         total.0,
         first_diffs.join("\n")
     );
+}
+
+/// The scripted terrain scenarios in `traces/terrain/` (loops both ways, too slow for a loop, spin
+/// dash into a loop, rolling down hills, jumping off a wall): the model equals the game on every
+/// frame and every collision layer.
+#[test]
+fn committed_terrain_scenarios_match_the_game() {
+    let roms = common::available_roms();
+    let Some((path, _)) = roms.iter().find(|(_, k)| k.id == "revb").or(roms.first()) else {
+        println!(
+            "{}",
+            common::skip_message("committed_terrain_scenarios_match_the_game")
+        );
+        return;
+    };
+    let rom = store::read_rom(path).unwrap();
+    let boot = Game::boot(&rom).unwrap();
+    let acts = [boot.in_act(0).unwrap(), boot.in_act(1).unwrap()];
+    let terrains = [
+        acts[0].read_terrain(&rom).unwrap(),
+        acts[1].read_terrain(&rom).unwrap(),
+    ];
+    let dir = common::traces_dir().join("terrain");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".scenario.json"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 8,
+        "{} scenarios in {}",
+        files.len(),
+        dir.display()
+    );
+    let mut bad = Vec::new();
+    for f in &files {
+        let AnyScenario::Terrain(sc) = AnyScenario::load(f).unwrap() else {
+            panic!("{}: not a terrain scenario", f.display());
+        };
+        let a = sc.act as usize;
+        let (g, gl) = acts[a].run_terrain_with_layers(&sc).unwrap();
+        let (m, ml) = run_terrain_scenario_with_layers(&sc, &terrains[a]);
+        let d = diff(&g, &m);
+        println!(
+            "{}: {} frames, stop {:?}, equal: {}, layers equal: {}",
+            sc.name,
+            g.frames.len(),
+            g.header.stop,
+            d.is_equal(),
+            gl == ml
+        );
+        if !d.is_equal() || gl != ml {
+            bad.push(format!("{}: {:?}", sc.name, d.first));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// By hand (`--ignored`): which start columns lead to a complete loop at full speed.
+#[test]
+#[ignore]
+fn explore_loops() {
+    let roms = common::available_roms();
+    let Some((path, _)) = roms.iter().find(|(_, k)| k.id == "revb") else {
+        return;
+    };
+    let rom = store::read_rom(path).unwrap();
+    let boot = Game::boot(&rom).unwrap();
+    let field = |n: &str| s2model::state::FIELDS.iter().position(|f| *f == n).unwrap();
+    for act in 0..2u8 {
+        let game = boot.in_act(act).unwrap();
+        let t = game.read_terrain(&rom).unwrap();
+        for p in t.swappers.clone() {
+            for (dx, facing_left, inertia) in [(-0x100i32, false, 0xA00i16), (0x100, true, -0xA00)]
+            {
+                let x = (p.x as i32 + dx) as u16;
+                let Some(y) = s2harness::terrain_suite::standing_y(&t, x, p.y.saturating_sub(0x80))
+                else {
+                    continue;
+                };
+                let dir = if facing_left { "L" } else { "R" };
+                let sc = s2model::terrain_scenario::TerrainScenario {
+                    name: format!("probe-{act}-{x:x}"),
+                    zone: 0,
+                    act,
+                    x,
+                    y,
+                    facing_left,
+                    x_vel: 0,
+                    y_vel: 0,
+                    inertia,
+                    in_air: false,
+                    input: s2model::script::parse_script(&format!("{dir}*200")).unwrap(),
+                    frames: None,
+                    note: None,
+                };
+                let Ok((g, _)) = game.run_terrain_with_layers(&sc) else {
+                    continue;
+                };
+                let qs: Vec<u8> = g
+                    .frames
+                    .iter()
+                    .map(|f| ((f.values[field("angle")] as u8).wrapping_add(0x20)) >> 6)
+                    .collect();
+                let mut seq = vec![];
+                for q in qs {
+                    if seq.last() != Some(&q) {
+                        seq.push(q);
+                    }
+                }
+                println!(
+                    "act {} x {x:#x} y {y:#x} {dir} inertia {inertia:#x}: quadrants {seq:?} stop {:?}",
+                    act + 1,
+                    g.header.stop
+                );
+            }
+        }
+    }
 }
