@@ -187,18 +187,20 @@ pub fn obj01_dead(s: &mut SonicState) {
     sonic_animate(s);
 }
 
-/// A Sonic on a stage: the state plus the stage it runs on.
+/// A Sonic on a level: the state plus the level it runs on (a flat [`Stage`] by default, or an
+/// act's [`crate::Terrain`]). Path swappers are not run here: see
+/// [`crate::terrain_scenario::run_terrain_scenario`].
 #[derive(Clone, Debug)]
-pub struct Model {
+pub struct Model<L: Level = Stage> {
     /// Sonic's state after the last frame.
     pub state: SonicState,
-    /// The stage.
-    pub stage: Stage,
+    /// The level.
+    pub stage: L,
 }
 
-impl Model {
+impl<L: Level> Model<L> {
     /// A model starting from `state` on `stage`.
-    pub fn new(stage: Stage, state: SonicState) -> Self {
+    pub fn new(stage: L, state: SonicState) -> Self {
         Model { state, stage }
     }
 
