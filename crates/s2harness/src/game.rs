@@ -14,6 +14,8 @@ use s2model::{Scenario, SonicState};
 
 use crate::rom::{KnownRom, RomImage, require_known};
 
+mod terrain;
+
 /// The game's values the harness relies on (disassembly names).
 const GAME_MODE_TITLE: u8 = 0x04;
 const GAME_MODE_LEVEL: u8 = 0x0C;
@@ -372,8 +374,9 @@ impl Game {
         }
     }
 
-    /// Clears objects and rings, stops object spawning and writes the stage's chunks (§5.2, §5.3).
-    fn build_stage(&self, m: &mut Machine, sc: &Scenario) -> Result<(), HarnessError> {
+    /// Clears every object slot but Sonic's and his dust's, stops object spawning and removes the
+    /// rings (§5.2).
+    fn clear_objects(&self, m: &mut Machine) {
         let s = &self.sym;
         // Every object slot but Sonic's and his dust's.
         for addr in (s.sst + 0x40..0xFF_D000).step_by(2) {
@@ -393,6 +396,12 @@ impl Game {
             m.write_u16(rec, 0xFFFF);
             rec += 6;
         }
+    }
+
+    /// Clears objects and rings, stops object spawning and writes the stage's chunks (§5.2, §5.3).
+    fn build_stage(&self, m: &mut Machine, sc: &Scenario) -> Result<(), HarnessError> {
+        let s = &self.sym;
+        self.clear_objects(m);
         let block = sc.block;
         if m.read_u8(s.primary_collision + block as u32) != 0xFF {
             return fail(
@@ -449,16 +458,21 @@ impl Game {
 
     /// Writes Sonic's object and the globals (traces/README.md step 2).
     fn place_sonic(&self, m: &mut Machine, sc: &Scenario) {
+        self.place_sonic_at(m, sc.x, sc.y, sc.facing_left);
+    }
+
+    /// Sonic standing at (x, y) with everything else as the flat stages write it.
+    fn place_sonic_at(&self, m: &mut Machine, x: u16, y: u16, facing_left: bool) {
         let s = &self.sym;
         let o = &s.off;
         let f = |name: &str| s.field_offsets[FIELDS.iter().position(|n| *n == name).unwrap()];
         let b = s.sst;
         m.write_u8(b + o.routine, 2);
-        m.write_u8(b + o.status, sc.facing_left as u8);
+        m.write_u8(b + o.status, facing_left as u8);
         m.write_u8(b + o.angle, 0);
-        m.write_u16(f("x_pos"), sc.x);
+        m.write_u16(f("x_pos"), x);
         m.write_u16(f("x_sub"), 0);
-        m.write_u16(f("y_pos"), sc.y);
+        m.write_u16(f("y_pos"), y);
         m.write_u16(f("y_sub"), 0);
         for name in ["x_vel", "y_vel", "inertia", "move_lock", "spindash_counter"] {
             m.write_u16(f(name), 0);
@@ -504,8 +518,8 @@ impl Game {
         m.write_u16(s.acceleration, 0xC);
         m.write_u16(s.deceleration, 0x80);
         write_long(m, s.timer, 0);
-        let cam_x = (sc.x as i32 - 0xA0).clamp(0, 0x29A0) as u32;
-        let cam_y = (sc.y as i32 - 0x60).clamp(0, 0x320) as u32;
+        let cam_x = (x as i32 - 0xA0).clamp(0, 0x29A0) as u32;
+        let cam_y = (y as i32 - 0x60).clamp(0, 0x320) as u32;
         write_long(m, s.camera_x, cam_x << 16);
         write_long(m, s.camera_y, cam_y << 16);
     }

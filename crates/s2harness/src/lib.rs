@@ -10,3 +10,5 @@ pub mod shard;
 pub mod store;
 pub mod suite_run;
 pub mod suites;
+pub mod terrain_cache;
+pub mod terrain_suite;

@@ -6,7 +6,7 @@ use crate::collision::{
     check_left_wall_dist, check_right_wall_dist, sonic_check_ceiling, sonic_check_floor,
 };
 use crate::frame::{cam_bias_step, object_move_and_fall, sonic_level_bound};
-use crate::stage::Stage;
+use crate::level::Level;
 use crate::state::{SonicState, anim, buttons, status};
 use crate::trig::calc_angle;
 
@@ -14,7 +14,7 @@ use crate::trig::calc_angle;
 /// jump height, air control, level bounds (a kill there does not end the routine), move and fall,
 /// jump angle, level collision.
 #[inline]
-pub fn obj01_mdair(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_mdair(s: &mut SonicState, stage: &impl Level) {
     sonic_jump_height(s);
     sonic_chg_jump_dir(s);
     sonic_level_bound(s);
@@ -124,7 +124,7 @@ pub fn sonic_jump_angle(s: &mut SonicState) {
 /// * $80 (moving up): both walls, then the ceiling: y_vel = 0 (on the flat ceiling angle $80).
 /// * $C0 (moving right): mirror of $40 with the right wall (`Sonic_HitCeiling2`/`Sonic_HitFloor2`).
 #[inline]
-pub fn sonic_do_level_collision(s: &mut SonicState, stage: &Stage) {
+pub fn sonic_do_level_collision(s: &mut SonicState, stage: &impl Level) {
     let d5 = s.lrb_solid_bit;
     let q = calc_angle(s.x_vel, s.y_vel).wrapping_sub(0x20) & 0xC0;
     match q {
@@ -208,7 +208,7 @@ pub fn sonic_do_level_collision(s: &mut SonicState, stage: &Stage) {
 /// The two wall checks of the $00 and $80 quadrants: push out of a left wall (x −= d) and a right
 /// wall (x += d), stopping x.
 #[inline]
-fn walls_both_sides(s: &mut SonicState, stage: &Stage, d5: u8) {
+fn walls_both_sides(s: &mut SonicState, stage: &impl Level, d5: u8) {
     let (d1, _) = check_left_wall_dist(s, stage, d5);
     if d1 < 0 {
         s.x_pos = s.x_pos.wrapping_sub(d1 as u16);
@@ -225,7 +225,7 @@ fn walls_both_sides(s: &mut SonicState, stage: &Stage, d5: u8) {
 /// `Sonic_HitFloor2` (L38056–38093): ceiling (push down, stop upward motion), else — when not moving
 /// up — land on the floor with no landing gate (non-fixBugs).
 #[inline]
-fn sonic_hit_ceiling_then_floor(s: &mut SonicState, stage: &Stage, d5: u8) {
+fn sonic_hit_ceiling_then_floor(s: &mut SonicState, stage: &impl Level, d5: u8) {
     let c = sonic_check_ceiling(s, stage, d5);
     if c.near < 0 {
         s.y_pos = s.y_pos.wrapping_sub(c.near as u16);

@@ -5,7 +5,8 @@
 //! width $10, angle byte $FF), including the flip handling of the block word; the closed forms of
 //! spec §4.3 follow from them and are what the unit tests check.
 
-use crate::stage::{Stage, block_word};
+use crate::level::Level;
+use crate::stage::block_word;
 use crate::state::{SonicState, status};
 
 /// Angle byte of collision ID $FF in `ColCurveMap` (spec §4.2): odd, i.e. "flat, keep the cardinal
@@ -86,55 +87,74 @@ fn write_angle(s: &mut SonicState, slot: AngleSlot, a: u8) {
     }
 }
 
-/// The part of `FindFloor`/`FindWall` that inspects a block word: if the block is solid for bit `d5`
-/// (index ≠ 0, bit d5 set, collision ID ≠ 0), write its angle (with the flips applied) to `slot` and
-/// return its height in the scan direction (negated when the flip bit `flip_bit`, XORed with `d6`,
-/// is set). `None`: not solid, nothing written.
+/// The part of `FindFloor`/`FindWall` that inspects a block word (s2.asm L43432–43472 for floors,
+/// L43684–43724 for walls): if the block is solid for bit `d5` (index ≠ 0, bit d5 set, collision ID
+/// ≠ 0 in the index `Collision_addr` points at), write its angle (with the flips applied) to `slot`
+/// and return the height of its column (`FindFloor`, `flip_bit` = Y flip, `along` = x) or the width
+/// of its row (`FindWall`, `flip_bit` = X flip, `along` = y). A flip across the scan axis reads
+/// the mirrored column (`not.w`); the flip bit XORed with `d6` negates the height. `None`: not
+/// solid, nothing written. `Some(0)`: solid but empty here (the angle is written all the same).
 #[inline]
 fn solid_height(
     s: &mut SonicState,
+    level: &impl Level,
     w: u16,
-    d5: u8,
-    d6: u16,
-    slot: AngleSlot,
+    along: u16,
+    scan: Scan,
     flip_bit: u16,
 ) -> Option<i16> {
-    if w & block_word::INDEX_MASK == 0 || (w >> (d5 & 15)) & 1 == 0 {
+    let Scan { d5, d6, slot, .. } = scan;
+    let block = w & block_word::INDEX_MASK;
+    if block == 0 || (w >> (d5 & 15)) & 1 == 0 {
         return None;
     }
-    // ColCurveMap[$FF] = $FF; X flip negates it; Y flip maps a → −(a + $40) − $40.
-    let mut a = FULL_BLOCK_ANGLE;
-    if flip_bit == block_word::Y_FLIP {
-        // FindFloor: X flip first, then Y flip.
-        if w & block_word::X_FLIP != 0 {
-            a = a.wrapping_neg();
-        }
-        if w & block_word::Y_FLIP != 0 {
-            a = a.wrapping_add(0x40).wrapping_neg().wrapping_sub(0x40);
-        }
-    } else {
-        // FindWall: Y flip first, then X flip.
-        if w & block_word::Y_FLIP != 0 {
-            a = a.wrapping_add(0x40).wrapping_neg().wrapping_sub(0x40);
-        }
-        if w & block_word::X_FLIP != 0 {
-            a = a.wrapping_neg();
-        }
+    // AnglePos and the sensor entry points: Collision_addr = Secondary_Collision unless
+    // top_solid_bit is $C (s2.asm L43007–43011 and the same five lines in each entry point).
+    let id = level.collision_id(block, s.top_solid_bit != 0x0C);
+    if id == 0 {
+        return None;
     }
+    let mut a = level.curve_angle(id);
+    let mut i = along;
+    let y_flip_angle = |a: u8| a.wrapping_add(0x40).wrapping_neg().wrapping_sub(0x40);
+    let h = if flip_bit == block_word::Y_FLIP {
+        // FindFloor: X flip mirrors the column and negates the angle, then Y flip.
+        if w & block_word::X_FLIP != 0 {
+            i = !i;
+            a = a.wrapping_neg();
+        }
+        if w & block_word::Y_FLIP != 0 {
+            a = y_flip_angle(a);
+        }
+        level.column_height(id, i & 15)
+    } else {
+        // FindWall: Y flip mirrors the row and flips the angle, then X flip negates it.
+        if w & block_word::Y_FLIP != 0 {
+            i = !i;
+            a = y_flip_angle(a);
+        }
+        if w & block_word::X_FLIP != 0 {
+            a = a.wrapping_neg();
+        }
+        level.row_width(id, i & 15)
+    } as i16;
     write_angle(s, slot, a);
-    let h = FULL_BLOCK_HEIGHT;
-    Some(if (w ^ d6) & flip_bit != 0 { -h } else { h })
+    Some(if (w ^ d6) & flip_bit != 0 {
+        h.wrapping_neg()
+    } else {
+        h
+    })
 }
 
 /// `FindFloor` (s2.asm L43414–43500): vertical distance from the sensor at (x, y) to the surface,
 /// scanning in the direction of `a3` (+$10 down, −$10 up with `d6` = $800 and the caller's XOR 15 of
 /// y). Looks at the sensor's cell and, when that is empty or full, one neighbour (`FindFloor2`).
 #[inline]
-pub fn find_floor(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
-    let Scan { d5, a3, d6, slot } = scan;
+pub fn find_floor(s: &mut SonicState, stage: &impl Level, x: u16, y: u16, scan: Scan) -> i16 {
+    let a3 = scan.a3;
     let w = stage.block_word_at(x, y);
     let r = (y & 15) as i16;
-    match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
+    match solid_height(s, stage, w, x, scan, block_word::Y_FLIP) {
         None | Some(0) => {}
         Some(h) if h < 0 => {
             if r + h < 0 {
@@ -153,11 +173,10 @@ pub fn find_floor(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan)
 
 /// `FindFloor2` (s2.asm L43502–43580): the second cell of a vertical scan.
 #[inline]
-pub fn find_floor2(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
-    let Scan { d5, d6, slot, .. } = scan;
+pub fn find_floor2(s: &mut SonicState, stage: &impl Level, x: u16, y: u16, scan: Scan) -> i16 {
     let w = stage.block_word_at(x, y);
     let r = (y & 15) as i16;
-    match solid_height(s, w, d5, d6, slot, block_word::Y_FLIP) {
+    match solid_height(s, stage, w, x, scan, block_word::Y_FLIP) {
         None | Some(0) => {}
         Some(h) if h < 0 => {
             if r + h < 0 {
@@ -172,11 +191,11 @@ pub fn find_floor2(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan
 /// `FindWall` (s2.asm L43666–43752): horizontal distance from the sensor at (x, y), scanning in the
 /// direction of `a3` (+$10 right, −$10 left with `d6` = $400 and the caller's XOR 15 of x).
 #[inline]
-pub fn find_wall(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
-    let Scan { d5, a3, d6, slot } = scan;
+pub fn find_wall(s: &mut SonicState, stage: &impl Level, x: u16, y: u16, scan: Scan) -> i16 {
+    let a3 = scan.a3;
     let w = stage.block_word_at(x, y);
     let r = (x & 15) as i16;
-    match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
+    match solid_height(s, stage, w, y, scan, block_word::X_FLIP) {
         None | Some(0) => {}
         Some(h) if h < 0 => {
             if r + h < 0 {
@@ -193,11 +212,10 @@ pub fn find_wall(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) 
 
 /// `FindWall2` (s2.asm L43754–43840): the second cell of a horizontal scan.
 #[inline]
-pub fn find_wall2(s: &mut SonicState, stage: &Stage, x: u16, y: u16, scan: Scan) -> i16 {
-    let Scan { d5, d6, slot, .. } = scan;
+pub fn find_wall2(s: &mut SonicState, stage: &impl Level, x: u16, y: u16, scan: Scan) -> i16 {
     let w = stage.block_word_at(x, y);
     let r = (x & 15) as i16;
-    match solid_height(s, w, d5, d6, slot, block_word::X_FLIP) {
+    match solid_height(s, stage, w, y, scan, block_word::X_FLIP) {
         None | Some(0) => {}
         Some(h) if h < 0 => {
             if r + h < 0 {
@@ -259,7 +277,7 @@ fn ext(b: u8) -> u16 {
 /// `Sonic_CheckFloor` (s2.asm L44036–44078): both feet, (x ± x_radius, y + y_radius), scanning down
 /// with d5 = `top_solid_bit`; no preset of the angle bytes. Odd angle → 0.
 #[inline]
-pub fn sonic_check_floor(s: &mut SonicState, stage: &Stage) -> Pair {
+pub fn sonic_check_floor(s: &mut SonicState, stage: &impl Level) -> Pair {
     let d5 = s.top_solid_bit;
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
@@ -273,7 +291,7 @@ pub fn sonic_check_floor(s: &mut SonicState, stage: &Stage) -> Pair {
 /// scanning up with the caller's d5 (the in-cell y is flipped with XOR 15 before the scan). Odd
 /// angle → $80.
 #[inline]
-pub fn sonic_check_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+pub fn sonic_check_ceiling(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pair {
     let y = s.y_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
@@ -285,7 +303,7 @@ pub fn sonic_check_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
 /// `CheckLeftCeilingDist` (s2.asm L44476–44515): the two ceiling sensors when walking on a left wall
 /// (unreachable on flat stages; here for completeness).
 #[inline]
-pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pair {
     let x = s.x_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
     let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
@@ -297,7 +315,7 @@ pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pai
 /// `CheckRightCeilingDist` (s2.asm L44270–44310): the two ceiling sensors when walking on a right wall
 /// (unreachable on flat stages).
 #[inline]
-pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pair {
+pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pair {
     let x = s.x_pos.wrapping_add(ext(s.y_radius));
     let y1 = s.y_pos.wrapping_sub(ext(s.x_radius));
     let y2 = s.y_pos.wrapping_add(ext(s.x_radius));
@@ -311,7 +329,7 @@ pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> Pa
 #[inline]
 pub fn check_right_wall_dist_part2(
     s: &mut SonicState,
-    stage: &Stage,
+    stage: &impl Level,
     x: u16,
     y: u16,
     d5: u8,
@@ -328,7 +346,7 @@ pub fn check_right_wall_dist_part2(
 
 /// `CheckRightWallDist`: [`check_right_wall_dist_part2`] at Sonic's centre.
 #[inline]
-pub fn check_right_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
+pub fn check_right_wall_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> (i16, u8) {
     let (x, y) = (s.x_pos, s.y_pos);
     check_right_wall_dist_part2(s, stage, x, y, d5)
 }
@@ -338,7 +356,7 @@ pub fn check_right_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16,
 #[inline]
 pub fn check_left_wall_dist_part2(
     s: &mut SonicState,
-    stage: &Stage,
+    stage: &impl Level,
     x: u16,
     y: u16,
     d5: u8,
@@ -355,7 +373,7 @@ pub fn check_left_wall_dist_part2(
 
 /// `CheckLeftWallDist`: [`check_left_wall_dist_part2`] at Sonic's centre.
 #[inline]
-pub fn check_left_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, u8) {
+pub fn check_left_wall_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> (i16, u8) {
     let (x, y) = (s.x_pos, s.y_pos);
     check_left_wall_dist_part2(s, stage, x, y, d5)
 }
@@ -364,7 +382,7 @@ pub fn check_left_wall_dist(s: &mut SonicState, stage: &Stage, d5: u8) -> (i16, 
 #[inline]
 pub fn check_floor_dist_part2(
     s: &mut SonicState,
-    stage: &Stage,
+    stage: &impl Level,
     x: u16,
     y: u16,
     d5: u8,
@@ -383,7 +401,7 @@ pub fn check_floor_dist_part2(
 #[inline]
 pub fn check_ceiling_dist_part2(
     s: &mut SonicState,
-    stage: &Stage,
+    stage: &impl Level,
     x: u16,
     y: u16,
     d5: u8,
@@ -403,7 +421,7 @@ pub fn check_ceiling_dist_part2(
 /// `a`. The quadrant rounds the way `AnglePos` does; for the side quadrants the probe is 8 px lower
 /// when `a & $38` = 0, which on flat ground (a = $40 or $C0) is always: the wall sensor sits at y + 8.
 #[inline]
-pub fn calc_room_in_front(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
+pub fn calc_room_in_front(s: &mut SonicState, stage: &impl Level, a: u8) -> i16 {
     let d5 = s.lrb_solid_bit;
     let x = (s.x32().wrapping_add(((s.x_vel as i32) << 8) as u32) >> 16) as u16;
     let mut y = (s.y32().wrapping_add(((s.y_vel as i32) << 8) as u32) >> 16) as u16;
@@ -445,7 +463,7 @@ pub fn quadrant_rounded(a: u8) -> u8 {
 /// angle + $80). Presets both angle bytes to `a`; quadrant (a + $20) & $C0: $80 → `Sonic_CheckCeiling`,
 /// $40/$C0 → the wall-walking ceiling checks, $00 falls through into `Sonic_CheckFloor`.
 #[inline]
-pub fn calc_room_over_head(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
+pub fn calc_room_over_head(s: &mut SonicState, stage: &impl Level, a: u8) -> i16 {
     let d5 = s.lrb_solid_bit;
     s.primary_angle = a;
     s.secondary_angle = a;
@@ -460,7 +478,7 @@ pub fn calc_room_over_head(s: &mut SonicState, stage: &Stage, a: u8) -> i16 {
 /// `ChkFloorEdge_Part2` (s2.asm L44146–44168): one sensor at (x, y + y_radius) scanning down, with
 /// `Primary_Angle` preset to 0. Returns the distance.
 #[inline]
-pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &Stage, x: u16) -> i16 {
+pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &impl Level, x: u16) -> i16 {
     let y = s.y_pos.wrapping_add(ext(s.y_radius));
     s.primary_angle = 0;
     let d5 = s.top_solid_bit;
@@ -469,7 +487,7 @@ pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &Stage, x: u16) -> i16 {
 
 /// `ChkFloorEdge` (s2.asm L44144): [`chk_floor_edge_part2`] under Sonic's centre.
 #[inline]
-pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
+pub fn chk_floor_edge(s: &mut SonicState, stage: &impl Level) -> i16 {
     let x = s.x_pos;
     chk_floor_edge_part2(s, stage, x)
 }
@@ -485,7 +503,7 @@ pub fn chk_floor_edge(s: &mut SonicState, stage: &Stage) -> i16 {
 /// set, pushing cleared, prev_anim = Run). `hi(x_vel)` is the signed high byte, so x_vel in −$FF..−1
 /// allows 5 px while 0..$FF allows 4 (the roll-jump landing quirk, spec §3.10).
 #[inline]
-pub fn anglepos(s: &mut SonicState, stage: &Stage) {
+pub fn anglepos(s: &mut SonicState, stage: &impl Level) {
     let d5 = s.top_solid_bit;
     if s.has(status::ON_OBJECT) {
         s.primary_angle = 0;
@@ -541,7 +559,7 @@ fn snap_distance(s: &mut SonicState, d1: i16, v: i16) -> Option<i16> {
 /// sensors (x + y_radius, y ∓ x_radius) scanning right; x += d; the limit uses hi(y_vel).
 /// Unreachable on stages of full flat blocks.
 #[inline]
-pub fn sonic_walk_vert_r(s: &mut SonicState, stage: &Stage, d5: u8) {
+pub fn sonic_walk_vert_r(s: &mut SonicState, stage: &impl Level, d5: u8) {
     let x = s.x_pos.wrapping_add(ext(s.y_radius));
     let yu = s.y_pos.wrapping_sub(ext(s.x_radius));
     let yd = s.y_pos.wrapping_add(ext(s.x_radius));
@@ -557,7 +575,7 @@ pub fn sonic_walk_vert_r(s: &mut SonicState, stage: &Stage, d5: u8) {
 /// (x ± x_radius, (y − y_radius) XOR $F) scanning up; y −= d; the limit uses hi(x_vel).
 /// Unreachable on stages of full flat blocks.
 #[inline]
-pub fn sonic_walk_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) {
+pub fn sonic_walk_ceiling(s: &mut SonicState, stage: &impl Level, d5: u8) {
     let y = s.y_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let xr = s.x_pos.wrapping_add(ext(s.x_radius));
     let xl = s.x_pos.wrapping_sub(ext(s.x_radius));
@@ -573,7 +591,7 @@ pub fn sonic_walk_ceiling(s: &mut SonicState, stage: &Stage, d5: u8) {
 /// ((x − y_radius) XOR $F, y ∓ x_radius) scanning left; x −= d; the limit uses hi(y_vel).
 /// Unreachable on stages of full flat blocks.
 #[inline]
-pub fn sonic_walk_vert_l(s: &mut SonicState, stage: &Stage, d5: u8) {
+pub fn sonic_walk_vert_l(s: &mut SonicState, stage: &impl Level, d5: u8) {
     let x = s.x_pos.wrapping_sub(ext(s.y_radius)) ^ 0xF;
     let yu = s.y_pos.wrapping_sub(ext(s.x_radius));
     let yd = s.y_pos.wrapping_add(ext(s.x_radius));
@@ -614,7 +632,7 @@ mod tests {
     //! a solid cell reports height $10, so the scan steps back one cell and subtracts 16; an empty
     //! one steps on and adds 16; the second cell gives 15 − r (empty) or −1 − r (solid).
     use super::*;
-    use crate::stage::CellRect;
+    use crate::stage::{CellRect, Stage};
 
     fn stage() -> Stage {
         // Floor: cell rows 43–44, columns 0–99 (top pixel row 688). Block at (10, 40).

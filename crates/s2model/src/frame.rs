@@ -5,6 +5,7 @@
 use crate::air::{obj01_mdair, sonic_reset_on_floor_part2};
 use crate::animate::sonic_animate;
 use crate::ground::obj01_mdnormal_checks;
+use crate::level::Level;
 use crate::roll::obj01_mdroll;
 use crate::stage::Stage;
 use crate::state::{SonicState, anim, routine, status};
@@ -109,7 +110,7 @@ pub fn read_joypad(s: &mut SonicState, held: u8) -> (u8, u8) {
 /// One level frame of Sonic: the V-int pad read with `held` (the buttons of this script frame, see
 /// [`crate::state::buttons`]), then `Obj01` (s2.asm L36156) dispatching on `routine`.
 #[inline]
-pub fn step(s: &mut SonicState, stage: &Stage, held: u8) {
+pub fn step(s: &mut SonicState, stage: &impl Level, held: u8) {
     let (held, pressed) = read_joypad(s, held);
     match s.routine {
         routine::INIT | routine::CONTROL => {
@@ -137,7 +138,7 @@ pub fn step(s: &mut SonicState, stage: &Stage, held: u8) {
 /// `Obj01_Control` (s2.asm L36223–36260): the copy of `Ctrl_1` to `Ctrl_1_Logical` (unless
 /// `Control_Locked`), then [`obj01_control_modes`].
 #[inline]
-pub fn obj01_control(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_control(s: &mut SonicState, stage: &impl Level) {
     if !s.control_locked {
         s.ctrl_held = s.ctrl_1_held;
         s.ctrl_pressed = s.ctrl_1_pressed;
@@ -149,7 +150,7 @@ pub fn obj01_control(s: &mut SonicState, stage: &Stage) {
 /// (unless `obj_control` bit 0), the invulnerability countdown, the tilt copies
 /// (`next_tilt` ← `Primary_Angle`, `tilt` ← `Secondary_Angle`, every frame) and `Sonic_Animate`.
 #[inline]
-pub fn obj01_control_modes(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_control_modes(s: &mut SonicState, stage: &impl Level) {
     if s.obj_control & 1 == 0 {
         match s.status & (status::IN_AIR | status::ROLLING) {
             0 => obj01_mdnormal_checks(s, stage),
@@ -186,18 +187,20 @@ pub fn obj01_dead(s: &mut SonicState) {
     sonic_animate(s);
 }
 
-/// A Sonic on a stage: the state plus the stage it runs on.
+/// A Sonic on a level: the state plus the level it runs on (a flat [`Stage`] by default, or an
+/// act's [`crate::Terrain`]). Path swappers are not run here: see
+/// [`crate::terrain_scenario::run_terrain_scenario`].
 #[derive(Clone, Debug)]
-pub struct Model {
+pub struct Model<L: Level = Stage> {
     /// Sonic's state after the last frame.
     pub state: SonicState,
-    /// The stage.
-    pub stage: Stage,
+    /// The level.
+    pub stage: L,
 }
 
-impl Model {
+impl<L: Level> Model<L> {
     /// A model starting from `state` on `stage`.
-    pub fn new(stage: Stage, state: SonicState) -> Self {
+    pub fn new(stage: L, state: SonicState) -> Self {
         Model { state, stage }
     }
 

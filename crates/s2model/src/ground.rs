@@ -6,7 +6,7 @@ use crate::collision::{
     calc_room_in_front, calc_room_over_head, chk_floor_edge, chk_floor_edge_part2,
 };
 use crate::frame::{Flow, cam_bias_step, object_move, sonic_level_bound};
-use crate::stage::Stage;
+use crate::level::Level;
 use crate::state::{SonicState, anim, buttons, status};
 use crate::trig::calc_sine;
 use crate::{collision::anglepos, roll::sonic_roll, spindash::sonic_check_spindash};
@@ -19,7 +19,7 @@ use crate::{collision::anglepos, roll::sonic_roll, spindash::sonic_check_spindas
 /// `AnglePos` are skipped too (spec §8.2). Holding a direction or button at Wait ≥ $1E turns the
 /// animation to Blink, or to GetUp from anim_frame $AC on, and skips the frame.
 #[inline]
-pub fn obj01_mdnormal_checks(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_mdnormal_checks(s: &mut SonicState, stage: &impl Level) {
     if s.ctrl_pressed & buttons::ABC == 0 {
         if s.anim == anim::BLINK || s.anim == anim::GET_UP {
             return;
@@ -42,7 +42,7 @@ pub fn obj01_mdnormal_checks(s: &mut SonicState, stage: &Stage) {
 /// its return address), slope resistance, walking, rolling, level bounds, move, floor snap, slope
 /// repel.
 #[inline]
-pub fn obj01_mdnormal(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_mdnormal(s: &mut SonicState, stage: &impl Level) {
     if sonic_check_spindash(s, stage) == Flow::Pop {
         return;
     }
@@ -60,7 +60,7 @@ pub fn obj01_mdnormal(s: &mut SonicState, stage: &Stage) {
 
 /// `Sonic_Move` (s2.asm L36551–36836): walking on the ground.
 #[inline]
-pub fn sonic_move(s: &mut SonicState, stage: &Stage) {
+pub fn sonic_move(s: &mut SonicState, stage: &impl Level) {
     let top = s.top_speed as i16;
     let acc = s.acceleration as i16;
     let dec = s.deceleration as i16;
@@ -108,7 +108,7 @@ enum AfterBalance {
 /// back from the edge (x − 6 for the right foot, x + 6 for the left) that also finds no floor within
 /// 12 px upgrades to Balance2 ($0C) or Balance4 ($1E), and Balance4 turns Sonic to face the edge.
 #[inline]
-fn sonic_balance(s: &mut SonicState, stage: &Stage) -> AfterBalance {
+fn sonic_balance(s: &mut SonicState, stage: &impl Level) -> AfterBalance {
     if chk_floor_edge(s, stage) < 0xC {
         return AfterBalance::Lookup;
     }
@@ -215,7 +215,7 @@ pub fn obj01_traction(s: &mut SonicState) {
 /// flat ground. A negative distance d is added to the velocity as d << 8 so that the following
 /// `ObjectMove` ends exactly touching the wall; pushing is set and inertia cleared.
 #[inline]
-pub fn obj01_check_walls_on_ground(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_check_walls_on_ground(s: &mut SonicState, stage: &impl Level) {
     if s.angle.wrapping_add(0x40) & 0x80 != 0 {
         return;
     }
@@ -337,7 +337,7 @@ fn sonic_move_right(s: &mut SonicState, top: i16, acc: i16, dec: i16) {
 /// Sonic was already rolling only rolljumping is set and the radii stay $13/9 with y unchanged;
 /// otherwise he curls (radii $0E/7, anim Roll, rolling, y += 5).
 #[inline]
-pub fn sonic_jump(s: &mut SonicState, stage: &Stage) -> Flow {
+pub fn sonic_jump(s: &mut SonicState, stage: &impl Level) -> Flow {
     if s.ctrl_pressed & buttons::ABC == 0 {
         return Flow::Continue;
     }

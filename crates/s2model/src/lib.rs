@@ -7,7 +7,8 @@
 //! (`sonicretro/s2disasm`, HEAD 34fc7f1). [`scenario::run_scenario`] runs a scenario to a trace;
 //! [`trace::diff`] compares two traces. No ROM and no emulator are needed.
 //!
-//! Modules: [`state`] (Sonic's object and the globals), [`stage`] (the collision grid), [`trig`]
+//! Modules: [`state`] (Sonic's object and the globals), [`level`] (what the sensors ask of a level),
+//! [`stage`] (the flat collision grid), [`terrain`] (an act's own terrain as data), [`trig`]
 //! (`CalcSine`, `CalcAngle` and their generated tables), [`collision`] (distance scans, sensors,
 //! `AnglePos`), [`ground`], [`roll`], [`spindash`], [`air`] (the mode routines), [`animate`]
 //! (`Sonic_Animate`), [`frame`] (the frame and shared primitives), [`script`], [`scenario`],
@@ -21,17 +22,23 @@ pub mod animate;
 pub mod collision;
 pub mod frame;
 pub mod ground;
+pub mod level;
+pub mod path_swap;
 pub mod roll;
 pub mod scenario;
 pub mod script;
 pub mod spindash;
 pub mod stage;
 pub mod state;
+pub mod terrain;
+pub mod terrain_scenario;
 pub mod trace;
 pub mod trig;
 
 pub use frame::{Model, step};
+pub use level::Level;
 pub use scenario::{Scenario, Stop, run_scenario};
 pub use stage::{CellRect, Stage};
 pub use state::SonicState;
+pub use terrain::Terrain;
 pub use trace::{DiffReport, Trace, diff};

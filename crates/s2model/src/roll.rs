@@ -4,7 +4,7 @@
 use crate::collision::anglepos;
 use crate::frame::{Flow, cam_bias_step, object_move, sonic_level_bound};
 use crate::ground::{obj01_check_walls_on_ground, sonic_jump, sonic_slope_repel};
-use crate::stage::Stage;
+use crate::level::Level;
 use crate::state::{SonicState, anim, buttons, status};
 use crate::trig::calc_sine;
 
@@ -41,7 +41,7 @@ pub fn sonic_roll(s: &mut SonicState) {
 /// `Obj01_MdRoll` (s2.asm L36511–36522): rolling on the ground. The jump check is skipped while
 /// `pinball_mode` (the spin dash flag) is set.
 #[inline]
-pub fn obj01_mdroll(s: &mut SonicState, stage: &Stage) {
+pub fn obj01_mdroll(s: &mut SonicState, stage: &impl Level) {
     if s.spindash_flag == 0 && sonic_jump(s, stage) == Flow::Pop {
         return;
     }
@@ -62,7 +62,7 @@ pub fn obj01_mdroll(s: &mut SonicState, stage: &Stage) {
 /// y −= 5. Then the camera bias steps, and x_vel = inertia·cos >> 8 clamped to ±$1000
 /// (inertia itself is not clamped), then the wall check.
 #[inline]
-pub fn sonic_roll_speed(s: &mut SonicState, stage: &Stage) {
+pub fn sonic_roll_speed(s: &mut SonicState, stage: &impl Level) {
     let friction = ((s.acceleration as i16) >> 1) as u16;
     const BRAKE: u16 = 0x20;
     if s.status_secondary & 0x80 == 0 {

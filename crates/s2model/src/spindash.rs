@@ -3,7 +3,7 @@
 
 use crate::collision::anglepos;
 use crate::frame::{Flow, cam_bias_step, sonic_level_bound};
-use crate::stage::Stage;
+use crate::level::Level;
 use crate::state::{SonicState, anim, buttons, status};
 
 /// `SpindashSpeeds` (s2.asm L37643–37652): release speed by the charge's high byte, $800 + $80·n.
@@ -22,7 +22,7 @@ pub const SPINDASH_SPEEDS_SUPER: [i16; 9] = [
 /// Duck starts the dash: anim Spindash, flag 1, counter 0 (the starting press adds no charge), then
 /// `LevelBound` and `AnglePos` and the mode routine ends (POP). Returns whether it ended.
 #[inline]
-pub fn sonic_check_spindash(s: &mut SonicState, stage: &Stage) -> Flow {
+pub fn sonic_check_spindash(s: &mut SonicState, stage: &impl Level) -> Flow {
     if s.spindash_flag != 0 {
         sonic_update_spindash(s, stage);
         return Flow::Pop;
@@ -50,7 +50,7 @@ pub fn sonic_check_spindash(s: &mut SonicState, stage: &Stage) -> Flow {
 /// left as it is and x_vel is not recomputed (movement starts next frame in the roll mode).
 /// Either way: camera bias step, `LevelBound`, `AnglePos`.
 #[inline]
-pub fn sonic_update_spindash(s: &mut SonicState, stage: &Stage) {
+pub fn sonic_update_spindash(s: &mut SonicState, stage: &impl Level) {
     if s.ctrl_held & buttons::DOWN != 0 {
         // Sonic_ChargingSpindash
         if s.spindash_counter != 0 {

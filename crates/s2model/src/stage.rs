@@ -176,6 +176,33 @@ impl Stage {
     }
 }
 
+/// A stage holds one block, whose collision ID is $FF in both indexes as far as the model is
+/// concerned: every column and row of it is full ($10) and its angle byte is $FF (spec §4.2). The
+/// harness refuses a block whose primary ID is not $FF; stage words carry only the path-1 bits, so
+/// the secondary index is never consulted.
+impl crate::level::Level for Stage {
+    #[inline]
+    fn block_word_at(&self, x: u16, y: u16) -> u16 {
+        Stage::block_word_at(self, x, y)
+    }
+    #[inline]
+    fn collision_id(&self, block: u16, _secondary: bool) -> u8 {
+        if block == self.block { 0xFF } else { 0 }
+    }
+    #[inline]
+    fn column_height(&self, _id: u8, _col: u16) -> i8 {
+        0x10
+    }
+    #[inline]
+    fn row_width(&self, _id: u8, _row: u16) -> i8 {
+        0x10
+    }
+    #[inline]
+    fn curve_angle(&self, _id: u8) -> u8 {
+        0xFF
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,44 @@ use s2harness::suite_run::{Job, run_job};
 use s2model::{Scenario, Trace};
 
 use super::game_args::RomOpt;
+use s2harness::game::Game;
+use s2model::terrain_scenario::{AnyScenario, TerrainScenario, run_terrain_scenario_with_layers};
+
+/// A terrain scenario (docs/terrain-format.md): the game in the scenario's act against the model
+/// on the act's terrain read from the same game, every compared field and the collision layer.
+fn check_terrain(
+    args: &CheckArgs,
+    game: &Game,
+    path: &std::path::Path,
+    sc: &TerrainScenario,
+) -> Result<bool> {
+    let at = |e: s2harness::game::HarnessError| anyhow::anyhow!("{}: {e}", path.display());
+    let (_, rom) = args.rom.read()?;
+    let act = game.in_act(sc.act).map_err(at)?;
+    let terrain = act.read_terrain(&rom).map_err(at)?;
+    let (g, gl) = act.run_terrain_with_layers(sc).map_err(at)?;
+    let (m, ml) = run_terrain_scenario_with_layers(sc, &terrain);
+    let d = s2model::diff(&g, &m);
+    let layer = (0..gl.len().min(ml.len())).find(|&k| gl[k] != ml[k]);
+    if d.is_equal() && layer.is_none() {
+        println!(
+            "{}: model vs game: identical, {} frames (and collision layers)",
+            sc.name,
+            g.frames.len()
+        );
+        return Ok(true);
+    }
+    if !d.is_equal() {
+        println!("{}: model vs game: DIFFERENT\n{d}", sc.name);
+    }
+    if let Some(k) = layer {
+        println!(
+            "{}: collision layer differs at frame {k}: game ${:02X}, model ${:02X}",
+            sc.name, gl[k], ml[k]
+        );
+    }
+    Ok(false)
+}
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -43,6 +81,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let game = args.rom.boot()?;
     let mut all_equal = true;
     for (i, scenario) in args.scenarios.iter().enumerate() {
+        if let AnyScenario::Terrain(sc) = AnyScenario::load(scenario)? {
+            if args.reference.get(i).is_some() {
+                bail!(
+                    "{}: reference traces for terrain scenarios are not supported yet",
+                    scenario.display()
+                );
+            }
+            all_equal &= check_terrain(args, &game, scenario, &sc)?;
+            continue;
+        }
         let job = Job {
             suite: "check".into(),
             scenario: scenario.clone(),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use s2harness::game::Game;
+use s2harness::rom::RomImage;
 use s2harness::store;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -17,10 +18,16 @@ pub struct RomOpt {
 }
 
 impl RomOpt {
-    /// Finds, checks and boots the ROM to Emerald Hill Act 1.
-    pub fn boot(&self) -> Result<Game> {
+    /// Finds and checks the ROM.
+    pub fn read(&self) -> Result<(PathBuf, RomImage)> {
         let path = store::locate(self.rom.as_deref(), &self.revision).map_err(|e| anyhow!(e))?;
         let rom = store::read_rom(&path).map_err(|e| anyhow!(e))?;
+        Ok((path, rom))
+    }
+
+    /// Finds, checks and boots the ROM to Emerald Hill Act 1.
+    pub fn boot(&self) -> Result<Game> {
+        let (path, rom) = self.read()?;
         let game = Game::boot(&rom).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         eprintln!(
             "{}: Sonic 2 {}, booted to Emerald Hill Act 1 in {} frames",

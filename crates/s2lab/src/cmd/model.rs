@@ -3,13 +3,20 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use clap::Args;
-use s2model::{Scenario, run_scenario};
+use s2model::run_scenario;
+use s2model::terrain_scenario::{AnyScenario, run_terrain_scenario};
+
+use super::game_args::RomOpt;
 
 #[derive(Args)]
 pub struct ModelArgs {
-    /// Scenario file (JSON, formats.md §2).
+    /// The ROM a terrain scenario's act is read from (once; then cached by its SHA-1 in the data
+    /// directory). Stages built of blocks need no ROM.
+    #[command(flatten)]
+    pub rom: RomOpt,
+    /// Scenario file (JSON, formats.md §2; terrain scenarios: docs/terrain-format.md).
     pub scenario: PathBuf,
     /// Write the trace here (a name ending in .gz is compressed); default: standard output.
     #[arg(short, long)]
@@ -17,11 +24,20 @@ pub struct ModelArgs {
 }
 
 pub fn run(args: &ModelArgs) -> Result<ExitCode> {
-    let sc = Scenario::load(&args.scenario)?;
-    for w in sc.warnings() {
-        eprintln!("warning: {}: {w}", args.scenario.display());
-    }
-    let trace = run_scenario(&sc);
+    let trace = match AnyScenario::load(&args.scenario)? {
+        AnyScenario::Built(sc) => {
+            for w in sc.warnings() {
+                eprintln!("warning: {}: {w}", args.scenario.display());
+            }
+            run_scenario(&sc)
+        }
+        AnyScenario::Terrain(sc) => {
+            let (path, rom) = args.rom.read()?;
+            let terrain = s2harness::terrain_cache::terrain_for(&rom, sc.act)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            run_terrain_scenario(&sc, &terrain)
+        }
+    };
     super::write_trace(&trace, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
