@@ -1,6 +1,8 @@
 //! The cartridge: ROM (up to 4 MiB, larger behind the SSF2 bank mapper), battery SRAM where
 //! the header declares it, and the $A130xx time/mapper registers.
 
+use std::sync::Arc;
+
 use crate::clock::Region;
 
 /// Why a ROM image was refused.
@@ -40,8 +42,8 @@ pub struct Sram {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cartridge {
-    /// The image, padded to an even length.
-    pub rom: Vec<u8>,
+    /// The image, padded to an even length; shared by copies of the machine (read-only).
+    pub rom: Arc<[u8]>,
     pub sram: Option<Sram>,
     /// $A130F1 bit 0: SRAM mapped over ROM (needed when the ROM reaches the SRAM window);
     /// bit 1: write protect.
@@ -72,7 +74,7 @@ impl Cartridge {
             _ => 0,
         };
         Ok(Cartridge {
-            rom,
+            rom: rom.into(),
             sram,
             sram_control,
             banks: [0, 1, 2, 3, 4, 5, 6, 7],

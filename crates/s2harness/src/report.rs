@@ -11,10 +11,11 @@ pub struct RunOutcome {
     pub suite: String,
     pub name: String,
     pub seconds: f64,
-    /// The game's trace (absent when the run could not be made).
-    pub game: Option<Trace>,
-    /// The model's trace (absent when the scenario could not be read).
-    pub model: Option<Trace>,
+    /// Frames of the game's trace (0 when the run could not be made).
+    pub frames: usize,
+    /// The plotted fields of both traces, downsampled ([`plots_of`]): a suite keeps these
+    /// rather than whole traces, so its memory does not grow with the runs' lengths.
+    pub plots: Vec<Plot>,
     /// Model vs game.
     pub vs_model: Option<DiffReport>,
     /// Game vs a recorded reference trace, when one was given.
@@ -31,7 +32,7 @@ impl RunOutcome {
     }
 
     pub fn frames(&self) -> usize {
-        self.game.as_ref().map_or(0, |t| t.frames.len())
+        self.frames
     }
 
     /// One line on what went wrong, for tables and XML.
@@ -143,24 +144,59 @@ const PLOT_H: f64 = 110.0;
 /// At most this many points a line (runs are downsampled evenly; the divergence stays marked).
 const MAX_POINTS: usize = 200;
 
-fn series(trace: &Trace, field: usize) -> Vec<i32> {
-    trace.frames.iter().map(|f| f.values[field]).collect()
+/// One plotted field of a run: its range over both traces and at most [`MAX_POINTS`] points
+/// (frame, value) of each, taken evenly.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plot {
+    /// Frames of the longer trace.
+    pub frames: usize,
+    pub lo: i32,
+    pub hi: i32,
+    pub game: Vec<(u32, i32)>,
+    pub model: Vec<(u32, i32)>,
+}
+
+/// The [`PLOTTED`] fields of a run's traces, downsampled for the HTML report.
+pub fn plots_of(model: Option<&Trace>, game: Option<&Trace>) -> Vec<Plot> {
+    let series = |t: Option<&Trace>, field: usize| -> Vec<i32> {
+        t.map(|t| t.frames.iter().map(|f| f.values[field]).collect())
+            .unwrap_or_default()
+    };
+    let points = |values: &[i32]| -> Vec<(u32, i32)> {
+        let step = values.len().div_ceil(MAX_POINTS).max(1);
+        values
+            .iter()
+            .enumerate()
+            .step_by(step)
+            .map(|(i, &v)| (i as u32, v))
+            .collect()
+    };
+    PLOTTED
+        .iter()
+        .map(|name| {
+            let field = FIELDS
+                .iter()
+                .position(|f| f == name)
+                .expect("plotted field exists");
+            let (m, g) = (series(model, field), series(game, field));
+            Plot {
+                frames: m.len().max(g.len()),
+                lo: m.iter().chain(&g).copied().min().unwrap_or(0),
+                hi: m.iter().chain(&g).copied().max().unwrap_or(1),
+                game: points(&g),
+                model: points(&m),
+            }
+        })
+        .collect()
 }
 
 /// `down`: larger values plot lower (screen coordinates, for y_pos: a jump goes up).
-fn polyline(
-    values: &[i32],
-    frames: usize,
-    (lo, hi): (i32, i32),
-    down: bool,
-    class: &str,
-) -> String {
-    let step = values.len().div_ceil(MAX_POINTS).max(1);
-    let span = (hi - lo).max(1) as f64;
+fn polyline(points: &[(u32, i32)], p: &Plot, down: bool, class: &str) -> String {
+    let span = (p.hi - p.lo).max(1) as f64;
     let mut pts = String::new();
-    for (i, v) in values.iter().enumerate().step_by(step) {
-        let x = i as f64 / frames.max(1) as f64 * PLOT_W;
-        let t = (*v - lo) as f64 / span * PLOT_H;
+    for &(i, v) in points {
+        let x = i as f64 / p.frames.max(1) as f64 * PLOT_W;
+        let t = (v - p.lo) as f64 / span * PLOT_H;
         let y = if down { t } else { PLOT_H - t };
         write!(pts, "{x:.1},{y:.1} ").ok();
     }
@@ -168,23 +204,13 @@ fn polyline(
 }
 
 fn plot(o: &RunOutcome, field_name: &str) -> String {
-    let field = FIELDS
+    let empty = Plot::default();
+    let p = PLOTTED
         .iter()
         .position(|f| *f == field_name)
-        .expect("plotted field exists");
-    let model = o
-        .model
-        .as_ref()
-        .map(|t| series(t, field))
-        .unwrap_or_default();
-    let game = o
-        .game
-        .as_ref()
-        .map(|g| series(g, field))
-        .unwrap_or_default();
-    let frames = model.len().max(game.len());
-    let lo = model.iter().chain(&game).copied().min().unwrap_or(0);
-    let hi = model.iter().chain(&game).copied().max().unwrap_or(1);
+        .and_then(|i| o.plots.get(i))
+        .unwrap_or(&empty);
+    let (lo, hi, frames) = (p.lo, p.hi, p.frames);
     let mut svg = format!(
         "<svg class=\"plot\" viewBox=\"-2 -14 {} {}\" width=\"{}\" height=\"{}\"><text x=\"0\" y=\"-3\">{field_name} ({lo}…{hi})</text>",
         PLOT_W + 4.0,
@@ -193,8 +219,8 @@ fn plot(o: &RunOutcome, field_name: &str) -> String {
         PLOT_H + 18.0
     );
     let down = field_name.ends_with("y_pos");
-    svg.push_str(&polyline(&game, frames, (lo, hi), down, "game"));
-    svg.push_str(&polyline(&model, frames, (lo, hi), down, "model"));
+    svg.push_str(&polyline(&p.game, p, down, "game"));
+    svg.push_str(&polyline(&p.model, p, down, "model"));
     if let Some(DiffAt::Frame(k)) = o
         .vs_model
         .as_ref()
@@ -322,8 +348,8 @@ mod tests {
             name: name.into(),
             seconds: 0.5,
             vs_model: Some(diff(&model, &game)),
-            game: Some(game),
-            model: Some(model),
+            frames: game.frames.len(),
+            plots: plots_of(Some(&model), Some(&game)),
             vs_reference: None,
             error: None,
         }

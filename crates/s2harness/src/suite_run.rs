@@ -8,7 +8,7 @@ use std::time::Instant;
 use s2model::{Scenario, Trace, diff, run_scenario};
 
 use crate::game::Game;
-use crate::report::RunOutcome;
+use crate::report::{RunOutcome, plots_of};
 
 /// One scenario to run: which suite it belongs to, the file, and an optional reference trace.
 #[derive(Clone, Debug)]
@@ -70,8 +70,8 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         suite: job.suite.clone(),
         name,
         seconds: 0.0,
-        game: None,
-        model: None,
+        frames: 0,
+        plots: Vec::new(),
         vs_model: None,
         vs_reference: None,
         error: None,
@@ -84,26 +84,29 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         }
     };
     let model = run_scenario(&sc);
-    match game.run(&sc) {
+    // Only the comparisons and the plots' points outlive the run (see `RunOutcome::plots`).
+    let trace = game.run(&sc);
+    match &trace {
         Ok(trace) => {
-            outcome.vs_model = Some(diff(&model, &trace));
+            outcome.vs_model = Some(diff(&model, trace));
             if let Some(r) = &job.reference {
                 match Trace::read(r) {
-                    Ok(reference) => outcome.vs_reference = Some(diff(&reference, &trace)),
+                    Ok(reference) => outcome.vs_reference = Some(diff(&reference, trace)),
                     Err(e) => outcome.error = Some(e.to_string()),
                 }
             }
-            outcome.game = Some(trace);
+            outcome.frames = trace.frames.len();
         }
         Err(e) => outcome.error = Some(format!("{}: {e}", sc.name)),
     }
-    outcome.model = Some(model);
+    outcome.plots = plots_of(Some(&model), trace.as_ref().ok());
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome
 }
 
-/// Runs every job on `threads` workers, each with its own copy of the booted game; `progress` is
-/// called after each run with (done, total, outcome). Results come back in job order.
+/// Runs every job on `threads` workers sharing the booted game (each run copies only the
+/// machine's state; the ROM is shared); `progress` is called after each run with (done,
+/// total, outcome). Results come back in job order.
 pub fn run_all(
     game: &Game,
     jobs: &[Job],
@@ -117,13 +120,12 @@ pub fn run_all(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let game = game.clone();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= jobs.len() {
                         break;
                     }
-                    let outcome = run_job(&game, &jobs[i]);
+                    let outcome = run_job(game, &jobs[i]);
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(n, jobs.len(), &outcome);
                     results.lock().expect("no worker panicked")[i] = Some(outcome);

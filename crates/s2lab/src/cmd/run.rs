@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use megadrive::{Machine, Options, Region, input_script};
+use megadrive::{Machine, Mode, Options, Region, input_script};
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -163,6 +163,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Pictures only when one is asked for; the game runs the same either way.
+    if pngs.is_empty() {
+        machine.set_mode(Mode::Headless);
+    }
 
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(
