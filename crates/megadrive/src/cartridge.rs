@@ -118,6 +118,7 @@ impl Cartridge {
         }
     }
 
+    #[inline]
     fn sram_hit(&self, addr: u32) -> Option<usize> {
         let s = self.sram.as_ref()?;
         if self.sram_control & 1 == 0 && (s.start as usize) < self.rom.len() {
@@ -130,6 +131,7 @@ impl Cartridge {
         }
     }
 
+    #[inline]
     fn rom_offset(&self, addr: u32) -> usize {
         let addr = addr as usize & (CART_AREA_BYTES - 1);
         let off = if self.mapper {
@@ -143,15 +145,26 @@ impl Cartridge {
         if off < len { off } else { off % len }
     }
 
+    #[inline]
     pub fn read_byte(&self, addr: u32) -> u8 {
+        if self.sram.is_none() && !self.mapper {
+            // Most cartridges: the ROM, mirrored through the area.
+            return self.rom[self.rom_offset(addr)];
+        }
         if let Some(i) = self.sram_hit(addr) {
             return self.sram.as_ref().map_or(0xFF, |s| s.data[i]);
         }
         self.rom[self.rom_offset(addr)]
     }
 
+    #[inline]
     pub fn read_word(&self, addr: u32) -> u16 {
         let addr = addr & !1;
+        if self.sram.is_none() && !self.mapper {
+            // Most cartridges: the ROM (even length), mirrored through the area.
+            let o = self.rom_offset(addr);
+            return u16::from_be_bytes([self.rom[o], self.rom[o + 1]]);
+        }
         if self.sram_hit(addr).is_some() || self.sram_hit(addr | 1).is_some() {
             return u16::from_be_bytes([self.read_byte(addr), self.read_byte(addr | 1)]);
         }

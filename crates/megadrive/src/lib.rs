@@ -20,6 +20,7 @@ pub mod sound_cpu;
 pub mod state;
 pub mod vdp;
 pub mod ym2612;
+mod ym2612_params;
 pub mod z80_bus;
 
 pub use bus::{Timing, Watch, WatchHit};
