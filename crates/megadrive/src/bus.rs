@@ -138,6 +138,9 @@ pub struct System {
     /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
     /// interrupt since the scheduler last cleared this (its idle-loop detection).
     pub touched: bool,
+    /// The same for the Z80: it wrote, or read something other than its own RAM, since
+    /// [`Bus::run_z80`] last cleared this.
+    pub z80_touched: bool,
 }
 
 /// The 68000's bus: the hardware plus the Z80 it must catch up on BUSREQ/RESET writes.
@@ -519,7 +522,7 @@ impl Bus {
         self.sys.z80_mclk_base = self.sys.z80_mclk;
         let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
         self.z80.set_irq(self.sys.vdp.z80_irq);
-        self.z80.run(&mut Z80View(&mut self.sys), t_until);
+        run_z80_skipping_idle(&mut self.z80, &mut Z80View(&mut self.sys), t_until);
         let t1 = self.z80.t_states();
         self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
     }
@@ -701,6 +704,60 @@ impl M68kBus for Bus {
     }
 }
 
+/// Runs the Z80 to T-state `t_until`, skipping the passes of idle loops.
+///
+/// Within one run nothing but the Z80 changes the machine (the 68000, DMA and the line events
+/// run between runs, and the interrupt line is fixed for the run). So when the Z80 comes back
+/// to the target of a backward jump in the state it left it (R aside, which only counts
+/// opcode fetches) having done nothing but read its own RAM, every further pass is the same
+/// pass: the clock and R jump over the whole passes that end before `t_until`, and the rest
+/// runs normally, reaching `t_until` in the same state as without the skip. A HALT waiting
+/// for an interrupt is such a loop too. Sonic 2's sound driver waits in one between DAC
+/// samples.
+fn run_z80_skipping_idle(z80: &mut SoundCpu, view: &mut Z80View<'_>, t_until: u64) {
+    // The candidate loop: its target PC and the CPU then (with t_states and R as they were).
+    let mut idle: Option<SoundCpu> = None;
+    while z80.t_states() < t_until {
+        let from = z80.regs.pc;
+        z80.step(view);
+        let pc = z80.regs.pc;
+        if pc > from || z80.pending_prefix != 0 {
+            continue;
+        }
+        if let Some(then) = &idle
+            && then.regs.pc == pc
+            && !view.0.z80_touched
+            && same_but_clock_and_r(then, z80)
+        {
+            let now = z80.t_states();
+            let pass = now - then.t_states;
+            let r_step = z80.regs.r.wrapping_sub(then.regs.r) & 0x7F;
+            if pass > 0 && now < t_until {
+                let passes = (t_until - 1 - now) / pass;
+                z80.set_t_states(now + passes * pass);
+                let r = z80.regs.r;
+                let advanced = (r as u64 + passes * r_step as u64) & 0x7F;
+                z80.regs.r = (r & 0x80) | advanced as u8;
+            }
+        }
+        idle = Some(z80.clone());
+        view.0.z80_touched = false;
+    }
+}
+
+/// Whether two Z80 states are equal apart from the T-state count and the refresh counter.
+fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
+    let mut b_regs = b.regs.clone();
+    b_regs.r = a.regs.r;
+    a.regs == b_regs
+        && a.after_ei == b.after_ei
+        && a.after_ld_a_ir == b.after_ld_a_ir
+        && a.halted == b.halted
+        && a.nmi_pending == b.nmi_pending
+        && a.irq_line == b.irq_line
+        && a.pending_prefix == b.pending_prefix
+}
+
 /// The Z80's bus: its RAM, the YM2612, the bank window into 68000 space, the VDP and PSG.
 pub struct Z80View<'a>(pub &'a mut System);
 
@@ -762,6 +819,10 @@ impl Z80View<'_> {
 
 impl z80::Bus for Z80View<'_> {
     fn read(&mut self, addr: u16, t: u64) -> u8 {
+        if addr < 0x4000 {
+            return self.0.zbus.ram[(addr & 0x1FFF) as usize];
+        }
+        self.0.z80_touched = true;
         let now = self.mclk(t);
         match addr {
             0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize],
@@ -779,6 +840,11 @@ impl z80::Bus for Z80View<'_> {
     }
 
     fn write(&mut self, addr: u16, value: u8, t: u64) {
+        self.0.z80_touched = true;
+        if addr < 0x4000 {
+            self.0.zbus.ram[(addr & 0x1FFF) as usize] = value;
+            return;
+        }
         let now = self.mclk(t);
         match addr {
             0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize] = value,
@@ -794,8 +860,11 @@ impl z80::Bus for Z80View<'_> {
     }
 
     fn port_in(&mut self, _port: u16, _t: u64) -> u8 {
+        self.0.z80_touched = true;
         0xFF
     }
 
-    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {}
+    fn port_out(&mut self, _port: u16, _value: u8, _t: u64) {
+        self.0.z80_touched = true;
+    }
 }

@@ -1,6 +1,8 @@
 //! The cartridge: ROM (up to 4 MiB, larger behind the SSF2 bank mapper), battery SRAM where
 //! the header declares it, and the $A130xx time/mapper registers.
 
+use std::sync::Arc;
+
 use crate::clock::Region;
 
 /// Why a ROM image was refused.
@@ -40,8 +42,8 @@ pub struct Sram {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cartridge {
-    /// The image, padded to an even length.
-    pub rom: Vec<u8>,
+    /// The image, padded to an even length; shared by copies of the machine (read-only).
+    pub rom: Arc<[u8]>,
     pub sram: Option<Sram>,
     /// $A130F1 bit 0: SRAM mapped over ROM (needed when the ROM reaches the SRAM window);
     /// bit 1: write protect.
@@ -72,7 +74,7 @@ impl Cartridge {
             _ => 0,
         };
         Ok(Cartridge {
-            rom,
+            rom: rom.into(),
             sram,
             sram_control,
             banks: [0, 1, 2, 3, 4, 5, 6, 7],
@@ -116,6 +118,7 @@ impl Cartridge {
         }
     }
 
+    #[inline]
     fn sram_hit(&self, addr: u32) -> Option<usize> {
         let s = self.sram.as_ref()?;
         if self.sram_control & 1 == 0 && (s.start as usize) < self.rom.len() {
@@ -128,6 +131,7 @@ impl Cartridge {
         }
     }
 
+    #[inline]
     fn rom_offset(&self, addr: u32) -> usize {
         let addr = addr as usize & (CART_AREA_BYTES - 1);
         let off = if self.mapper {
@@ -141,15 +145,26 @@ impl Cartridge {
         if off < len { off } else { off % len }
     }
 
+    #[inline]
     pub fn read_byte(&self, addr: u32) -> u8 {
+        if self.sram.is_none() && !self.mapper {
+            // Most cartridges: the ROM, mirrored through the area.
+            return self.rom[self.rom_offset(addr)];
+        }
         if let Some(i) = self.sram_hit(addr) {
             return self.sram.as_ref().map_or(0xFF, |s| s.data[i]);
         }
         self.rom[self.rom_offset(addr)]
     }
 
+    #[inline]
     pub fn read_word(&self, addr: u32) -> u16 {
         let addr = addr & !1;
+        if self.sram.is_none() && !self.mapper {
+            // Most cartridges: the ROM (even length), mirrored through the area.
+            let o = self.rom_offset(addr);
+            return u16::from_be_bytes([self.rom[o], self.rom[o + 1]]);
+        }
         if self.sram_hit(addr).is_some() || self.sram_hit(addr | 1).is_some() {
             return u16::from_be_bytes([self.read_byte(addr), self.read_byte(addr | 1)]);
         }

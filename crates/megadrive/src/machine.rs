@@ -133,6 +133,7 @@ impl Machine {
             watches: Vec::new(),
             watch_hit: None,
             touched: false,
+            z80_touched: false,
         };
         let mut m = Machine {
             cpu: Cpu68k::new(),

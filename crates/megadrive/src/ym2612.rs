@@ -34,6 +34,7 @@
 use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::ym2612_params::{ParamCache, derive, phase_increment};
 
 /// Master clocks per YM2612 internal clock (MCLK / 7 / 6).
 pub const MCLK_PER_FM_CLOCK: u64 = 42;
@@ -72,10 +73,10 @@ const DETUNE: [[u8; 32]; 3] = [
 /// (3.98, 5.56, 6.02, 6.37, 6.88, 9.63, 48.1, 72.2 Hz).
 const LFO_PERIOD: [u8; 8] = [108, 77, 71, 67, 62, 44, 8, 5];
 /// AMS 0-3: right shift of the LFO's 0-126 triangle (0, 1.4, 5.9, 11.8 dB at the peak).
-const AMS_SHIFT: [u8; 4] = [8, 3, 1, 0];
+pub(crate) const AMS_SHIFT: [u8; 4] = [8, 3, 1, 0];
 /// PMS 0-7 (0, 3.4, 6.7, 10, 14, 20, 40, 80 cents at the peak), as the peak change of
 /// F-number in units of (fnum >> 4) * step / 1024 with step 7 at the peak.
-const PMS_DEPTH: [i32; 8] = [0, 5, 9, 14, 19, 27, 55, 111];
+pub(crate) const PMS_DEPTH: [i32; 8] = [0, 5, 9, 14, 19, 27, 55, 111];
 
 /// Envelope increment patterns, indexed by the low two bits of the rate (or the YM2612's
 /// odd rows for rates 2-7), stepped by the EG counter.
@@ -195,6 +196,8 @@ pub struct Ym2612 {
     /// Interleaved stereo samples at the chip's rate not yet taken by the mixer, in the
     /// mixer's scale (not part of save states).
     pub out: Vec<i16>,
+    /// The operators' parameters derived from the registers (not part of save states).
+    pub(crate) params: ParamCache,
 }
 
 impl Default for Ym2612 {
@@ -237,6 +240,7 @@ impl Ym2612 {
             lfo_step: 0,
             render: false,
             out: Vec::new(),
+            params: ParamCache::default(),
         }
     }
 
@@ -306,6 +310,7 @@ impl Ym2612 {
         self.busy_until = (now.div_ceil(MCLK_PER_FM_CLOCK) + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK;
         let reg = self.address[part] as usize;
         self.regs[part * 256 + reg] = value;
+        self.mark_dirty(part, reg);
         if part == 0 {
             match reg {
                 0x24 => {
@@ -347,6 +352,19 @@ impl Ym2612 {
         }
     }
 
+    /// A write to register `reg` of `part` may change the derived parameters of a channel.
+    fn mark_dirty(&mut self, part: usize, reg: usize) {
+        let channel = match reg {
+            // Channel 3's special mode and its extra F-numbers.
+            0x27 | 0xA8..=0xAE => Some(2),
+            0x30..=0xB7 if reg & 3 != 3 => Some(part * 3 + (reg & 3)),
+            _ => None,
+        };
+        if let Some(ch) = channel {
+            self.params.dirty |= 1 << ch;
+        }
+    }
+
     fn key_on_off(&mut self, value: u8) {
         let ch = match value & 7 {
             c @ 0..=2 => c as usize,
@@ -375,7 +393,7 @@ impl Ym2612 {
     }
 
     /// F-number and block driving operator `op` of channel `ch`.
-    fn freq(&self, ch: usize, op: usize) -> (u16, u8) {
+    pub(crate) fn freq(&self, ch: usize, op: usize) -> (u16, u8) {
         if ch == 2 && self.mode & 0xC0 != 0 && op < 3 {
             (self.ch3_fnum[op], self.ch3_block[op])
         } else {
@@ -384,21 +402,11 @@ impl Ym2612 {
         }
     }
 
-    /// Key code (block and the top F-number bits, 5 bits).
-    fn key_code(fnum: u16, block: u8) -> u32 {
-        let f11 = (fnum >> 10) & 1;
-        let f10 = (fnum >> 9) & 1;
-        let f9 = (fnum >> 8) & 1;
-        let f8 = (fnum >> 7) & 1;
-        let n3 = (f11 & (f10 | f9 | f8)) | ((f11 ^ 1) & f10 & f9 & f8);
-        ((block as u32) << 2) | ((f11 as u32) << 1) | n3 as u32
-    }
-
     /// The rate added by key scaling for operator `op`.
     fn key_scale(&self, ch: usize, op: usize) -> u32 {
         let (fnum, block) = self.freq(ch, op);
         let ks = self.regs[reg_addr(ch, 0x50, op)] >> 6;
-        Self::key_code(fnum, block) >> (3 - ks)
+        key_code(fnum, block) >> (3 - ks)
     }
 
     /// Renders `n` output samples into [`Ym2612::out`].
@@ -486,68 +494,55 @@ impl Ym2612 {
         pm_val: i32,
         t: &Tables,
     ) -> i32 {
-        let part = if ch < 3 { 0 } else { 0x100 };
-        let cr = ch % 3;
-        let b0 = self.regs[part + 0xB0 + cr];
-        let b4 = self.regs[part + 0xB4 + cr];
-        let alg = b0 & 7;
-        let fb = (b0 >> 3) & 7;
-        let ams = AMS_SHIFT[((b4 >> 4) & 3) as usize];
-        let pms = PMS_DEPTH[(b4 & 7) as usize];
-        let am = am_tri >> ams;
+        if self.params.dirty & (1 << ch) != 0 {
+            self.params.channels[ch] = derive(self, ch);
+            self.params.dirty &= !(1 << ch);
+        }
+        let p = &self.params.channels[ch];
+        let (alg, fb, pms) = (p.alg, p.fb, p.pms);
+        let am = am_tri >> p.ams;
+        let c = &mut self.channels[ch];
+        // Phase increments (with PM when the channel has it).
+        let mut incs = [0u32; 4];
+        for (inc, q) in incs.iter_mut().zip(&p.ops) {
+            *inc = if pms != 0 {
+                let f = q.fnum as i32 + (((q.fnum as i32 >> 4) * pms * pm_val) >> 10);
+                phase_increment(f, q.block, q.kc, q.dt, q.mul)
+            } else {
+                q.inc
+            };
+        }
 
-        // Per operator: phase increment, envelope step, total attenuation; then the phase
-        // the operator reads this sample (before advancing).
+        // A silent channel (every envelope released to the floor, nothing in the operator
+        // pipeline) outputs 0 and stays silent: only its phases move.
+        if c.op1_out == [0, 0]
+            && c.mem == 0
+            && c.ops
+                .iter()
+                .all(|o| o.eg_phase == EG_RELEASE && o.env == MAX_ATT)
+        {
+            for (o, inc) in c.ops.iter_mut().zip(incs) {
+                o.phase = (o.phase + inc) & 0xFFFFF;
+            }
+            return 0;
+        }
+
+        // Per operator: the phase the operator reads this sample (before advancing), the
+        // envelope step and the total attenuation.
         let mut att = [0u32; 4];
         let mut phase = [0u32; 4];
         for op in 0..4 {
-            let (fnum, block) = self.freq(ch, op);
-            let kc = Self::key_code(fnum, block);
-            let dtml = self.regs[reg_addr(ch, 0x30, op)];
-            let tl = self.regs[reg_addr(ch, 0x40, op)] & 0x7F;
-            let ksar = self.regs[reg_addr(ch, 0x50, op)];
-            let amd1r = self.regs[reg_addr(ch, 0x60, op)];
-            let d2r = self.regs[reg_addr(ch, 0x70, op)] & 0x1F;
-            let slrr = self.regs[reg_addr(ch, 0x80, op)];
-            let ks = kc >> (3 - (ksar >> 6));
-
-            // Phase increment with PM and detune.
-            let mut f = fnum as i32;
-            if pms != 0 {
-                f += ((fnum as i32 >> 4) * pms * pm_val) >> 10;
-            }
-            let mut base = ((f.max(0) as u32) << block) >> 1;
-            let dt = (dtml >> 4) & 7;
-            if dt & 3 != 0 {
-                let d = DETUNE[(dt & 3) as usize - 1][kc.min(31) as usize] as u32;
-                base = if dt & 4 != 0 {
-                    base.wrapping_sub(d)
-                } else {
-                    base + d
-                };
-            }
-            base &= 0x1FFFF;
-            let mul = (dtml & 0xF) as u32;
-            let inc = if mul == 0 { base >> 1 } else { base * mul } & 0xFFFFF;
-
-            let o = &mut self.channels[ch].ops[op];
+            let q = &p.ops[op];
+            let o = &mut c.ops[op];
             phase[op] = o.phase >> 10;
-            o.phase = (o.phase + inc) & 0xFFFFF;
+            o.phase = (o.phase + incs[op]) & 0xFFFFF;
 
             // Envelope.
-            let sl = ((slrr >> 4) as u16) << 5;
-            let sl = if sl == 0x1E0 { 0x3E0 } else { sl };
-            if o.eg_phase == EG_DECAY && o.env >= sl {
+            if o.eg_phase == EG_DECAY && o.env >= q.sl {
                 o.eg_phase = EG_SUSTAIN;
             }
             if eg_tick {
-                let r = match o.eg_phase {
-                    EG_ATTACK => (ksar & 0x1F) as u32,
-                    EG_DECAY => (amd1r & 0x1F) as u32,
-                    EG_SUSTAIN => d2r as u32,
-                    _ => ((slrr & 0xF) as u32) * 2 + 1,
-                };
-                let rate = if r == 0 { 0 } else { (2 * r + ks).min(63) };
+                let rate = q.rates[(o.eg_phase & 3) as usize];
                 let inc = eg_increment(rate, self.eg_counter);
                 if inc != 0 {
                     if o.eg_phase == EG_ATTACK {
@@ -564,14 +559,13 @@ impl Ym2612 {
                     }
                 }
             }
-            let mut a = o.env as u32 + ((tl as u32) << 3);
-            if amd1r & 0x80 != 0 {
+            let mut a = o.env as u32 + q.tl;
+            if q.am {
                 a += am;
             }
             att[op] = a.min(MAX_ATT as u32);
         }
 
-        let c = &mut self.channels[ch];
         // Operator 1 with feedback; its output reaches the others one sample late.
         let m1 = c.op1_out[1];
         let fb_in = if fb != 0 {
@@ -686,14 +680,32 @@ impl Ym2612 {
         self.lfo_timer = r.u8()?;
         self.lfo_step = r.u8()? & 0x7F;
         self.out.clear();
+        // The registers may have been restored too.
+        self.params.dirty = 0x3F;
         Some(r.pos)
     }
+}
+
+/// Key code (block and the top F-number bits, 5 bits).
+pub(crate) fn key_code(fnum: u16, block: u8) -> u32 {
+    let f11 = (fnum >> 10) & 1;
+    let f10 = (fnum >> 9) & 1;
+    let f9 = (fnum >> 8) & 1;
+    let f8 = (fnum >> 7) & 1;
+    let n3 = (f11 & (f10 | f9 | f8)) | ((f11 ^ 1) & f10 & f9 & f8);
+    ((block as u32) << 2) | ((f11 as u32) << 1) | n3 as u32
+}
+
+/// The detune of DT (1-3 up, 5-7 down; the sign is the caller's) at key code `kc`.
+#[inline]
+pub(crate) fn detune(dt: u8, kc: u32) -> u32 {
+    DETUNE[(dt & 3) as usize - 1][kc.min(31) as usize] as u32
 }
 
 /// Register address of operator `op` (1..4 as 0..3) of channel `ch` for register group
 /// `base` ($30, $40, ... $90).
 #[inline]
-fn reg_addr(ch: usize, base: usize, op: usize) -> usize {
+pub(crate) fn reg_addr(ch: usize, base: usize, op: usize) -> usize {
     const OP_TO_OFFSET: [usize; 4] = [0, 8, 4, 12];
     let part = if ch < 3 { 0 } else { 0x100 };
     part + base + OP_TO_OFFSET[op] + ch % 3
@@ -922,11 +934,11 @@ mod tests {
     /// Key codes and detune: the datasheet's note bits.
     #[test]
     fn key_code() {
-        assert_eq!(Ym2612::key_code(0x000, 0), 0);
-        assert_eq!(Ym2612::key_code(0x400, 0), 2);
-        assert_eq!(Ym2612::key_code(0x480, 0), 3);
-        assert_eq!(Ym2612::key_code(0x380, 0), 1);
-        assert_eq!(Ym2612::key_code(0x37F, 7), 28);
+        assert_eq!(super::key_code(0x000, 0), 0);
+        assert_eq!(super::key_code(0x400, 0), 2);
+        assert_eq!(super::key_code(0x480, 0), 3);
+        assert_eq!(super::key_code(0x380, 0), 1);
+        assert_eq!(super::key_code(0x37F, 7), 28);
     }
 
     /// Channel 3 special mode: op1..op3 take their own F-numbers.

@@ -6,6 +6,7 @@ use std::fmt;
 
 use megadrive::io::PadKind;
 use megadrive::machine::{Machine, Options};
+use megadrive::mode::Mode;
 use s2model::scenario::{Stop, stop_after_frame};
 use s2model::script::format_buttons;
 use s2model::state::{FIELD_COUNT, FIELDS};
@@ -231,6 +232,8 @@ impl Game {
             frame: None,
             message: format!("the console refused the ROM: {e}"),
         })?;
+        // Scenarios read RAM only: no pixels, no sound (the game sees the same console).
+        m.set_mode(Mode::Headless);
         let mut frame = 0u64;
         let mut step = |m: &mut Machine, pad: u16| -> Result<(), HarnessError> {
             m.set_pad(0, pad);

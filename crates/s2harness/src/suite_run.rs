@@ -79,6 +79,7 @@ pub fn run_job_model_only(job: &Job) -> RunOutcome {
         vs_reference: None,
         error: None,
         solid: Vec::new(),
+        kept: None,
     };
     let Some(reference) = &job.reference else {
         outcome.error = Some(format!(
@@ -122,6 +123,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
         vs_reference: None,
         error: None,
         solid: Vec::new(),
+        kept: None,
     };
     let sc = match Scenario::load(&job.scenario) {
         Ok(sc) => sc,

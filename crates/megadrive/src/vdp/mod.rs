@@ -89,6 +89,9 @@ pub struct Vdp {
     pub z80_irq: bool,
 
     pub renderer: Renderer,
+    /// Draw pixels (video and full modes). When clear, lines are only evaluated for what the
+    /// game can observe (the sprite status flags), and `frame` keeps the last drawn picture.
+    pub draw: bool,
     /// The last complete frame and the one being drawn.
     pub frame: Vec<Pixel>,
     pub drawing: Vec<Pixel>,
@@ -130,6 +133,7 @@ impl Vdp {
             im2: false,
             z80_irq: false,
             renderer: Renderer::new(),
+            draw: true,
             frame: vec![0; MAX_WIDTH * MAX_HEIGHT],
             drawing: vec![0; MAX_WIDTH * MAX_HEIGHT],
             frame_width: 256,
@@ -242,8 +246,14 @@ impl Vdp {
             cram: &self.cram,
             vsram: &self.vsram,
         };
-        let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
-        let st = self.renderer.render_line(&input, line, self.odd_frame, out);
+        let st = if self.draw {
+            let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
+            self.renderer.render_line(&input, line, self.odd_frame, out)
+        } else {
+            let want_collision = self.status & status::SPRITE_COLLISION == 0;
+            self.renderer
+                .evaluate_line(&input, line, self.odd_frame, want_collision)
+        };
         if st.sprite_overflow {
             self.status |= status::SPRITE_OVERFLOW;
         }

@@ -40,6 +40,9 @@ pub struct RunOutcome {
     pub error: Option<String>,
     /// The scenario's solid rectangles, for drawing the stage (empty when unreadable).
     pub solid: Vec<CellRect>,
+    /// What [`RunOutcome::compact`] keeps of the traces: the game's frame count and, for a
+    /// model-vs-game difference, the page's detail.
+    pub kept: Option<(usize, Option<Detail>)>,
 }
 
 impl RunOutcome {
@@ -50,7 +53,31 @@ impl RunOutcome {
     }
 
     pub fn frames(&self) -> usize {
-        self.game.as_ref().map_or(0, |t| t.frames.len())
+        match (&self.game, &self.kept) {
+            (Some(t), _) => t.frames.len(),
+            (None, Some((frames, _))) => *frames,
+            (None, None) => 0,
+        }
+    }
+
+    /// The detail a report draws for a model-vs-game difference, from the traces or from
+    /// what [`RunOutcome::compact`] kept.
+    fn detail(&self) -> Option<Detail> {
+        match (&self.game, &self.model, &self.vs_model) {
+            (Some(game), Some(model), Some(d)) if !d.is_equal() => {
+                Some(Detail::build(game, model, &self.solid, d))
+            }
+            _ => self.kept.as_ref().and_then(|(_, d)| d.clone()),
+        }
+    }
+
+    /// Drops both traces, keeping what the reports need (the frame count, the detail around a
+    /// divergence): a suite holds hundreds of outcomes, and its memory must not grow with the
+    /// runs' lengths.
+    pub fn compact(&mut self) {
+        self.kept = Some((self.frames(), self.detail()));
+        self.game = None;
+        self.model = None;
     }
 
     /// One line on what went wrong, for tables and XML.
@@ -86,12 +113,7 @@ impl RunOutcome {
             (None, Status::Different) => self.failure(),
             _ => None,
         };
-        let detail = match (&self.game, &self.model, &self.vs_model) {
-            (Some(game), Some(model), Some(d)) if !d.is_equal() => {
-                Some(Detail::build(game, model, &self.solid, d))
-            }
-            _ => None,
-        };
+        let detail = self.detail();
         RunRecord {
             index,
             suite: self.suite.clone(),
@@ -314,6 +336,7 @@ mod tests {
             vs_reference: None,
             error: None,
             solid: vec![floor],
+            kept: None,
         }
     }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use megadrive::{Machine, Options, Region, input_script};
+use megadrive::{Machine, Mode, Options, Region, input_script};
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -185,6 +185,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         machine
             .load_state(bytes)
             .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    }
+    // Pictures only when one is asked for; the game runs the same either way.
+    if pngs.is_empty() {
+        machine.set_mode(Mode::Headless);
     }
 
     // The CSV goes to the file whole at the end (nothing half-written if the run is cut

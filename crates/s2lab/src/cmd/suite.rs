@@ -196,9 +196,17 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         match &game {
             Some(g) => {
                 let g = g.clone();
-                Box::new(move |job: &Job| run_job(&g, job))
+                Box::new(move |job: &Job| {
+                    let mut o = run_job(&g, job);
+                    o.compact();
+                    o
+                })
             }
-            None => Box::new(run_job_model_only),
+            None => Box::new(|job: &Job| {
+                let mut o = run_job_model_only(job);
+                o.compact();
+                o
+            }),
         }
     };
     let stop = super::interrupt::flag();

@@ -163,6 +163,35 @@ impl Renderer {
         }
     }
 
+    /// What [`Renderer::render_line`] reports and changes for line `line`, without drawing:
+    /// the sprite scan, limits and masking run as when drawing, so the status flags and the
+    /// masking state carried to the next line are the same. The collision flag is only
+    /// computed when `want_collision` (the caller's flag is not set already).
+    pub fn evaluate_line(
+        &mut self,
+        input: &RenderInput<'_>,
+        line: u16,
+        odd_field: bool,
+        want_collision: bool,
+    ) -> LineStatus {
+        let cfg = Config::decode(input.regs);
+        if !cfg.display {
+            return LineStatus::default();
+        }
+        let ctx = LineCtx {
+            cfg: &cfg,
+            vram: input.vram,
+            vsram: input.vsram,
+            line: line as u32,
+            odd: odd_field,
+        };
+        let sprites = sprites::evaluate_sprites(&ctx, &mut self.sprite_mask_armed, want_collision);
+        LineStatus {
+            sprite_overflow: sprites.overflow,
+            sprite_collision: sprites.collision,
+        }
+    }
+
     /// Called at the start of each frame. Nothing resets here: the sprite masking state
     /// carries over from the previous frame's last line, as in Genesis Plus GX.
     pub fn start_frame(&mut self) {}

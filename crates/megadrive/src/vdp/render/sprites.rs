@@ -40,6 +40,29 @@ pub(super) struct SpriteResult {
     pub collision: bool,
 }
 
+/// A run of sprite cells the line draws: where, which pattern rows, and how.
+#[derive(Clone, Copy, Debug, Default)]
+struct Strip {
+    /// Entry address in VRAM (attribute word at +4).
+    addr: usize,
+    /// Layer-buffer position of the sprite's left edge (margin included).
+    pos: usize,
+    /// Cells drawn (cut at the pixel limit) and the sprite's width and height in cells.
+    cells: usize,
+    width_cells: usize,
+    height_cells: u32,
+    /// Line within the sprite.
+    row: u32,
+}
+
+/// One line's sprite evaluation: the strips to draw (in list order), the overflow flag, and
+/// the masking state for the next line. Everything but the pixels and the collision flag.
+struct LinePlan {
+    strips: [Strip; 20],
+    count: usize,
+    overflow: bool,
+}
+
 /// Renders the sprites of the current line into `buf` (layer pixels; 0 = no sprite pixel).
 /// `mask_armed` is the renderer's masking state: on entry, whether the previous line hit the
 /// pixel limit; on exit, whether this one did.
@@ -48,13 +71,68 @@ pub(super) fn draw_sprites(
     mask_armed: &mut bool,
     buf: &mut LineBuf,
 ) -> SpriteResult {
+    let plan = plan_line(ctx, mask_armed);
+    let mut collision = false;
+    for strip in &plan.strips[..plan.count] {
+        collision |= draw_strip(ctx, strip, buf);
+    }
+    SpriteResult {
+        overflow: plan.overflow,
+        collision,
+    }
+}
+
+/// The same status as [`draw_sprites`] without keeping any pixels (headless runs). The
+/// collision flag is only worked out when `want_collision` (the status bit is sticky until
+/// read, so once set a line cannot change it), and then only by drawing when two strips'
+/// spans overlap: without an overlap no opaque pixel can land on another.
+pub(super) fn evaluate_sprites(
+    ctx: &LineCtx<'_>,
+    mask_armed: &mut bool,
+    want_collision: bool,
+) -> SpriteResult {
+    let plan = plan_line(ctx, mask_armed);
+    let strips = &plan.strips[..plan.count];
+    let mut collision = false;
+    if want_collision && spans_overlap(strips) {
+        let mut buf = [0u8; super::LINE_BUF];
+        for strip in strips {
+            collision |= draw_strip(ctx, strip, &mut buf);
+        }
+    }
+    SpriteResult {
+        overflow: plan.overflow,
+        collision,
+    }
+}
+
+/// Whether any two strips cover a common layer-buffer pixel.
+fn spans_overlap(strips: &[Strip]) -> bool {
+    for (i, a) in strips.iter().enumerate() {
+        let a_end = a.pos + 8 * a.cells;
+        for b in &strips[i + 1..] {
+            if b.pos < a_end && a.pos < b.pos + 8 * b.cells {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Scans the list and applies the limits and masking: which cells of which sprites the line
+/// draws.
+fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
     let cfg = ctx.cfg;
     let (max_sprites, table_len, max_pixels) = if cfg.h40 {
         (20, 80, 320)
     } else {
         (16, 64, 256)
     };
-    let mut result = SpriteResult::default();
+    let mut plan = LinePlan {
+        strips: [Strip::default(); 20],
+        count: 0,
+        overflow: false,
+    };
 
     // Scan: find this line's sprites in link order.
     let mut found = [Candidate::default(); 20];
@@ -77,7 +155,7 @@ pub(super) fn draw_sprites(
         let row = screen_line.wrapping_sub(y);
         if screen_line >= y && row < height {
             if count == max_sprites {
-                result.overflow = true;
+                plan.overflow = true;
                 break;
             }
             found[count] = Candidate { addr, row, size };
@@ -89,11 +167,10 @@ pub(super) fn draw_sprites(
         }
     }
 
-    // Draw in list order: a pixel already taken by an earlier sprite stays.
+    // Limits in list order: a pixel already taken by an earlier sprite stays.
     let mut pixels = 0;
     let mut masked = false;
     for cand in &found[..count] {
-        let attr_word = vram_word(ctx.vram, cand.addr + 4);
         let x = vram_word(ctx.vram, cand.addr + 6) & 0x1FF;
         if x != 0 {
             *mask_armed = true;
@@ -102,7 +179,6 @@ pub(super) fn draw_sprites(
         }
         let xpos = x as isize - 128;
         let width_cells = ((cand.size >> 2) & 3) as usize + 1;
-        let height_cells = (cand.size & 3) as u32 + 1;
         let width = 8 * width_cells;
         pixels += width;
         let on_screen = xpos + width as isize > 0 && xpos < cfg.width as isize;
@@ -112,42 +188,58 @@ pub(super) fn draw_sprites(
             } else {
                 width_cells
             };
-            let hflip = attr_word & 0x0800 != 0;
-            let vflip = attr_word & 0x1000 != 0;
-            let attr = ((attr_word >> 9) & 0x70) as u8;
-            let cell_row = cand.row >> 3;
-            let cell_row = if vflip {
-                height_cells - 1 - cell_row
-            } else {
-                cell_row
+            plan.strips[plan.count] = Strip {
+                addr: cand.addr,
+                pos: (MARGIN as isize + xpos) as usize,
+                cells,
+                width_cells,
+                height_cells: (cand.size & 3) as u32 + 1,
+                row: cand.row,
             };
-            // The row inside the cell; row_addr applies the vertical flip to it.
-            let fine = if cfg.interlace2 {
-                ((cand.row & 7) << 1) | ctx.odd as u32
-            } else {
-                cand.row & 7
-            };
-            let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
-            for t in 0..cells {
-                // Cells are stored column by column (genvdp.txt "Sprite attribute table"),
-                // and a horizontally flipped sprite also swaps its columns.
-                let col = if hflip { width_cells - 1 - t } else { t };
-                let pattern = (attr_word
-                    .wrapping_add((col as u32 * height_cells + cell_row) as u16))
-                    & name_mask;
-                let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
-                let pos = (MARGIN as isize + xpos + 8 * t as isize) as usize;
-                result.collision |=
-                    draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
-            }
+            plan.count += 1;
         }
         if pixels >= max_pixels {
             // Pixel limit reached: the rest of the list is skipped, and an x = 0 sprite masks
             // from the start of the next line.
             *mask_armed = true;
-            return result;
+            return plan;
         }
     }
     *mask_armed = false;
-    result
+    plan
+}
+
+/// Draws a strip's cells into `buf`; returns whether an opaque pixel hit another sprite's.
+fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
+    let cfg = ctx.cfg;
+    let attr_word = vram_word(ctx.vram, strip.addr + 4);
+    let hflip = attr_word & 0x0800 != 0;
+    let vflip = attr_word & 0x1000 != 0;
+    let attr = ((attr_word >> 9) & 0x70) as u8;
+    let height_cells = strip.height_cells;
+    let cell_row = strip.row >> 3;
+    let cell_row = if vflip {
+        height_cells - 1 - cell_row
+    } else {
+        cell_row
+    };
+    // The row inside the cell; row_addr applies the vertical flip to it.
+    let fine = if cfg.interlace2 {
+        ((strip.row & 7) << 1) | ctx.odd as u32
+    } else {
+        strip.row & 7
+    };
+    let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
+    let mut collision = false;
+    for t in 0..strip.cells {
+        // Cells are stored column by column (genvdp.txt "Sprite attribute table"), and a
+        // horizontally flipped sprite also swaps its columns.
+        let col = if hflip { strip.width_cells - 1 - t } else { t };
+        let pattern =
+            (attr_word.wrapping_add((col as u32 * height_cells + cell_row) as u16)) & name_mask;
+        let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
+        let pos = strip.pos + 8 * t;
+        collision |= draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
+    }
+    collision
 }

@@ -1,0 +1,43 @@
+//! Runs a ROM in full mode for a number of frames of an input script and prints a hash of
+//! every sound sample produced and of work RAM (to check that a change to the synthesis keeps
+//! its output bit-identical).
+//!
+//! `audio_hash ROM SCRIPT FRAMES`
+use megadrive::{Machine, Mode, Options, input_script};
+
+fn fnv(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 4 {
+        eprintln!("usage: audio_hash ROM SCRIPT FRAMES");
+        std::process::exit(2);
+    }
+    let rom = std::fs::read(&args[1]).expect("ROM");
+    let script = std::fs::read_to_string(&args[2]).expect("script");
+    let frames: usize = args[3].parse().expect("frames");
+    let input = input_script::parse(&script).expect("script parses");
+    let mut m = Machine::new(rom, Options::default()).expect("machine");
+    m.set_mode(Mode::Full);
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut samples = 0usize;
+    let mut buf = Vec::new();
+    for f in 0..frames {
+        m.set_pad(0, input.get(f).copied().unwrap_or(0));
+        m.run_frame();
+        buf.clear();
+        m.take_audio(&mut buf);
+        samples += buf.len();
+        for s in &buf {
+            h = fnv(h, &s.to_le_bytes());
+        }
+    }
+    println!(
+        "{samples} samples, audio {h:016x}, RAM {:016x}",
+        fnv(0xcbf2_9ce4_8422_2325, &m.bus.sys.ram)
+    );
+}
