@@ -1,0 +1,362 @@
+//! Registers, the prefetch queue, bus cycles and the instruction loop.
+
+use crate::decode::{self, Op};
+use crate::timing::Timing;
+use crate::{Bus, FunctionCode};
+
+pub(crate) const SR_T: u16 = 0x8000;
+pub(crate) const SR_S: u16 = 0x2000;
+pub(crate) const C: u16 = 1;
+pub(crate) const V: u16 = 2;
+pub(crate) const Z: u16 = 4;
+pub(crate) const N: u16 = 8;
+pub(crate) const X: u16 = 16;
+
+/// A bus cycle the 68000 could not make: a word or long access at an odd address. The
+/// instruction is abandoned and group 0 exception processing stacks what is recorded here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AddressError {
+    pub addr: u32,
+    pub write: bool,
+    pub fc: FunctionCode,
+    /// The access was an instruction fetch (the I/N bit of the stacked status word is clear).
+    pub fetch: bool,
+}
+
+pub(crate) type Result<T> = core::result::Result<T, AddressError>;
+
+/// What the CPU is doing between instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    /// Executed STOP: waits for an interrupt above the mask (or trace).
+    Stopped,
+    /// Double bus fault: an address error while processing a group 0 exception. Only a reset
+    /// gets the CPU going again; the rest of the machine runs on.
+    Halted,
+}
+
+/// The 68000's programmer-visible state plus the prefetch queue and the clock.
+#[derive(Clone)]
+pub struct Cpu {
+    /// D0-D7 then A0-A7 (A7 is the active stack pointer), so an index word's register field
+    /// (bits 12-15) indexes it directly.
+    pub regs: [u32; 16],
+    /// The inactive stack pointer: USP in supervisor mode, SSP in user mode.
+    pub other_sp: u32,
+    /// Status register, CCR included.
+    pub sr: u16,
+    /// Address of the next prefetch (the instruction's own address plus 4 while it runs).
+    pub pc: u32,
+    /// The instruction register (opcode of the instruction executing or about to).
+    pub ird: u16,
+    /// The prefetched word after IRD.
+    pub irc: u16,
+    /// Absolute CPU clock.
+    pub cycles: u64,
+    pub state: RunState,
+    /// Interrupt level on IPL0-2 (0 = none).
+    pub ipl: u8,
+    /// Level 7 is edge-triggered: set once taken, until IPL drops below 7.
+    pub(crate) nmi_taken: bool,
+    /// Whether a set T bit raises the trace exception after the instruction. Test runners
+    /// that replay vectors recorded without trace processing clear it.
+    pub trace_exceptions: bool,
+    pub timing: Timing,
+    /// Address of the instruction executing (for exception frames).
+    pub(crate) instr_pc: u32,
+    /// Trace was armed at the start of the instruction.
+    pub(crate) trace_armed: bool,
+    pub(crate) table: &'static [Op; 65536],
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cpu {
+    pub fn new() -> Self {
+        Self {
+            regs: [0; 16],
+            other_sp: 0,
+            sr: 0x2700,
+            pc: 0,
+            ird: 0,
+            irc: 0,
+            cycles: 0,
+            state: RunState::Running,
+            ipl: 0,
+            nmi_taken: false,
+            trace_exceptions: true,
+            timing: Timing::Hardware,
+            instr_pc: 0,
+            trace_armed: false,
+            table: decode::table(),
+        }
+    }
+
+    /// USP whatever the mode.
+    pub fn usp(&self) -> u32 {
+        if self.sr & SR_S != 0 { self.other_sp } else { self.regs[15] }
+    }
+    /// SSP whatever the mode.
+    pub fn ssp(&self) -> u32 {
+        if self.sr & SR_S != 0 { self.regs[15] } else { self.other_sp }
+    }
+    pub fn set_usp(&mut self, v: u32) {
+        if self.sr & SR_S != 0 { self.other_sp = v } else { self.regs[15] = v }
+    }
+    pub fn set_ssp(&mut self, v: u32) {
+        if self.sr & SR_S != 0 { self.regs[15] = v } else { self.other_sp = v }
+    }
+
+    /// Writes SR, swapping stack pointers when S changes. Unused bits read as 0.
+    pub fn set_sr(&mut self, value: u16) {
+        let value = value & 0xA71F;
+        if (value ^ self.sr) & SR_S != 0 {
+            core::mem::swap(&mut self.regs[15], &mut self.other_sp);
+        }
+        self.sr = value;
+    }
+
+    /// Asserts an interrupt priority level on IPL0-2 (0 = none).
+    pub fn set_ipl(&mut self, level: u8) {
+        if level < 7 {
+            self.nmi_taken = false;
+        }
+        self.ipl = level & 7;
+    }
+
+    /// Address of the next instruction (the prefetch address less the two queued words).
+    pub fn instruction_pc(&self) -> u32 {
+        self.pc.wrapping_sub(4)
+    }
+
+    /// Hardware reset: supervisor mode, mask 7, SSP and PC from vectors 0 and 1, queue filled.
+    pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        self.state = RunState::Running;
+        self.set_sr(0x2700 | (self.sr & SR_S));
+        self.sr = 0x2700;
+        // Reset processing: 40 clocks from the manual, the four vector reads and two fetches
+        // among them.
+        self.cycles += 16;
+        if let Err(e) = self.reset_sequence(bus) {
+            let _ = e;
+            self.state = RunState::Halted;
+        }
+    }
+
+    fn reset_sequence<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
+        let hi = self.read_word(bus, 0, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        let lo = self.read_word(bus, 2, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        self.regs[15] = hi << 16 | lo;
+        let hi = self.read_word(bus, 4, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        let lo = self.read_word(bus, 6, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        self.jump_fill(bus, hi << 16 | lo)
+    }
+
+    // ---- bus cycles ----
+
+    #[inline]
+    pub(crate) fn idle(&mut self, clocks: u32) {
+        self.cycles += clocks as u64;
+    }
+
+    #[inline]
+    pub(crate) fn data_fc(&self) -> FunctionCode {
+        if self.sr & SR_S != 0 { 5 } else { 1 }
+    }
+
+    #[inline]
+    pub(crate) fn program_fc(&self) -> FunctionCode {
+        if self.sr & SR_S != 0 { 6 } else { 2 }
+    }
+
+    #[inline]
+    pub(crate) fn read_word<B: Bus>(&mut self, bus: &mut B, addr: u32, fc: FunctionCode) -> Result<u16> {
+        if addr & 1 != 0 {
+            return Err(AddressError { addr, write: false, fc, fetch: fc & 3 == 2 });
+        }
+        let v = bus.read_word(addr & 0xFF_FFFF, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        Ok(v)
+    }
+
+    #[inline]
+    pub(crate) fn read_byte<B: Bus>(&mut self, bus: &mut B, addr: u32, fc: FunctionCode) -> u8 {
+        let v = bus.read_byte(addr & 0xFF_FFFF, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        v
+    }
+
+    #[inline]
+    pub(crate) fn write_word<B: Bus>(&mut self, bus: &mut B, addr: u32, value: u16, fc: FunctionCode) -> Result<()> {
+        if addr & 1 != 0 {
+            return Err(AddressError { addr, write: true, fc, fetch: false });
+        }
+        bus.write_word(addr & 0xFF_FFFF, value, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn write_byte<B: Bus>(&mut self, bus: &mut B, addr: u32, value: u8, fc: FunctionCode) {
+        bus.write_byte(addr & 0xFF_FFFF, value, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+    }
+
+    /// Data read of `size` bytes (1, 2 or 4; a long is two word cycles, high word first).
+    #[inline]
+    pub(crate) fn read_data<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, fc: FunctionCode) -> Result<u32> {
+        match size {
+            1 => Ok(self.read_byte(bus, addr, fc) as u32),
+            2 => Ok(self.read_word(bus, addr, fc)? as u32),
+            _ => {
+                let hi = self.read_word(bus, addr, fc)? as u32;
+                let lo = self.read_word(bus, addr.wrapping_add(2), fc)? as u32;
+                Ok(hi << 16 | lo)
+            }
+        }
+    }
+
+    /// Data write, a long high word first.
+    #[inline]
+    pub(crate) fn write_data<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, value: u32) -> Result<()> {
+        let fc = self.data_fc();
+        match size {
+            1 => {
+                self.write_byte(bus, addr, value as u8, fc);
+                Ok(())
+            }
+            2 => self.write_word(bus, addr, value as u16, fc),
+            _ => {
+                self.write_word(bus, addr, (value >> 16) as u16, fc)?;
+                self.write_word(bus, addr.wrapping_add(2), value as u16, fc)
+            }
+        }
+    }
+
+    /// Data write of a long, low word first (read-modify-write instructions and -(An)).
+    #[inline]
+    pub(crate) fn write_data_low_first<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, value: u32) -> Result<()> {
+        if size != 4 {
+            return self.write_data(bus, addr, size, value);
+        }
+        let fc = self.data_fc();
+        if addr & 1 != 0 {
+            return Err(AddressError { addr, write: true, fc, fetch: false });
+        }
+        self.write_word(bus, addr.wrapping_add(2), value as u16, fc)?;
+        self.write_word(bus, addr, (value >> 16) as u16, fc)
+    }
+
+    // ---- the prefetch queue ----
+
+    /// Takes IRC as an extension word and fetches the next one.
+    #[inline]
+    pub(crate) fn ext_word<B: Bus>(&mut self, bus: &mut B) -> Result<u16> {
+        let w = self.irc;
+        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
+        self.pc = self.pc.wrapping_add(2);
+        Ok(w)
+    }
+
+    #[inline]
+    pub(crate) fn ext_long<B: Bus>(&mut self, bus: &mut B) -> Result<u32> {
+        let hi = self.ext_word(bus)? as u32;
+        Ok(hi << 16 | self.ext_word(bus)? as u32)
+    }
+
+    /// The closing prefetch: IRD takes IRC and the next word is fetched.
+    #[inline]
+    pub(crate) fn prefetch<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
+        self.ird = self.irc;
+        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
+        self.pc = self.pc.wrapping_add(2);
+        Ok(())
+    }
+
+    /// Fetches IRC from `target` (the first fetch after a jump).
+    #[inline]
+    pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        self.pc = target;
+        self.irc = self.read_word(bus, target, self.program_fc())?;
+        self.pc = target.wrapping_add(2);
+        Ok(())
+    }
+
+    /// Refills the whole queue from `target`: two fetches.
+    #[inline]
+    pub(crate) fn jump_fill<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        self.fetch_irc_at(bus, target)?;
+        self.prefetch(bus)
+    }
+
+    // ---- the instruction loop ----
+
+    /// Runs instructions (and exceptions) until the clock reaches `until`. An instruction is
+    /// never split, so the clock may pass `until`.
+    pub fn run<B: Bus>(&mut self, bus: &mut B, until: u64) {
+        while self.cycles < until {
+            if self.state != RunState::Running && !self.interrupt_pending() {
+                // Stopped or halted: nothing happens on the bus until an interrupt (or reset).
+                if self.state == RunState::Halted || self.ipl == 0 {
+                    self.cycles = until;
+                    return;
+                }
+                // Interrupts are sampled every 2 clocks or so; in STOP we resume on the next
+                // 4-clock boundary after the request, close enough for the console.
+                self.cycles = until;
+                return;
+            }
+            self.step(bus);
+        }
+    }
+
+    /// Whether an interrupt would be taken at the next boundary.
+    #[inline]
+    pub fn interrupt_pending(&self) -> bool {
+        let mask = ((self.sr >> 8) & 7) as u8;
+        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken)) && self.ipl != 0 && self.state != RunState::Halted
+    }
+
+    /// One instruction, or one interrupt entry, or (stopped/halted) 4 idle clocks.
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        if self.interrupt_pending() {
+            self.state = RunState::Running;
+            let level = self.ipl;
+            if level == 7 {
+                self.nmi_taken = true;
+            }
+            if let Err(e) = self.interrupt(bus, level) {
+                self.address_error(bus, e);
+            }
+            return;
+        }
+        if self.state != RunState::Running {
+            self.cycles += 4;
+            return;
+        }
+        self.trace_armed = self.sr & SR_T != 0 && self.trace_exceptions;
+        self.instr_pc = self.pc.wrapping_sub(4);
+        let op = self.ird;
+        match self.execute(bus, op) {
+            Ok(()) => {
+                if self.trace_armed {
+                    self.trace_armed = false;
+                    if let Err(e) = self.trace(bus) {
+                        self.address_error(bus, e);
+                    }
+                }
+            }
+            Err(e) => self.address_error(bus, e),
+        }
+    }
+
+    #[inline]
+    fn execute<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        decode::dispatch(self, bus, op)
+    }
+}
