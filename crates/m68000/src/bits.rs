@@ -44,7 +44,12 @@ impl Cpu {
         self.sr = if was { self.sr & !Z } else { self.sr | Z };
         self.prefetch(bus)?;
         let r = match kind {
-            0 => return Ok(()),
+            0 => {
+                if mode == 7 && reg == 4 {
+                    self.idle(2);
+                }
+                return Ok(());
+            }
             1 => v ^ (1 << bit),
             2 => v & !(1 << bit),
             _ => v | (1 << bit),

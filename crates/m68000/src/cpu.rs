@@ -20,6 +20,7 @@ pub(crate) struct AddressError {
     pub write: bool,
     pub fc: FunctionCode,
     /// The access was an instruction fetch (the I/N bit of the stacked status word is clear).
+    #[allow(dead_code)]
     pub fetch: bool,
 }
 
@@ -281,7 +282,6 @@ impl Cpu {
     /// Fetches IRC from `target` (the first fetch after a jump).
     #[inline]
     pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
-        self.pc = target;
         self.irc = self.read_word(bus, target, self.program_fc())?;
         self.pc = target.wrapping_add(2);
         Ok(())

@@ -14,7 +14,7 @@ pub(crate) const VEC_TRACE: u32 = 9;
 impl Cpu {
     /// Enters supervisor mode with trace off and returns the SR to stack.
     #[inline]
-    fn enter_supervisor(&mut self) -> u16 {
+    pub(crate) fn enter_supervisor(&mut self) -> u16 {
         let old = self.sr;
         self.set_sr((old | SR_S) & !SR_T);
         old
@@ -100,7 +100,7 @@ impl Cpu {
         let pc = self.pc.wrapping_sub(2);
         let status = (self.ird & 0xFFE0)
             | if e.write { 0 } else { 0x10 }
-            | if e.fetch { 0 } else { 0x08 }
+            // I/N: the recorded frames have it clear for fetches and data alike.
             | e.fc as u16;
         let r = (|| -> Result<()> {
             let sp = self.regs[15];

@@ -79,8 +79,7 @@ impl Cpu {
                 let hi = self.irc as u32;
                 let fc = self.program_fc();
                 let lo = self.read_word(bus, self.pc, fc)? as u32;
-                self.pc = self.pc.wrapping_add(2);
-                (hi << 16 | lo, self.pc)
+                (hi << 16 | lo, self.pc.wrapping_add(2))
             }
             (7, 2) => {
                 self.idle(2);
@@ -94,7 +93,7 @@ impl Cpu {
     }
 
     pub(crate) fn jmp<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let (target, _) = self.jump_target(bus, op, 4)?;
+        let (target, _) = self.jump_target(bus, op, 6)?;
         self.jump_fill(bus, target)
     }
 
@@ -143,8 +142,11 @@ impl Cpu {
         if self.sr & V == 0 {
             return self.prefetch(bus);
         }
-        let pc = self.pc.wrapping_sub(2);
-        self.exception(bus, VEC_TRAPV, pc)
+        // The switch to supervisor mode comes first: the prefetch is a supervisor fetch.
+        let old = self.enter_supervisor();
+        self.prefetch(bus)?;
+        let pc = self.pc.wrapping_sub(4);
+        self.stack_and_vector(bus, old, pc, VEC_TRAPV)
     }
 
     pub(crate) fn stop<B: Bus>(&mut self, bus: &mut B) -> Result<()> {

@@ -88,19 +88,20 @@ impl Cpu {
     pub(crate) fn chk<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let bound = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)? as u16 as i16;
         let dn = self.regs[((op >> 9) & 7) as usize] as u16 as i16;
-        let mut f = self.sr & 0x10;
-        if dn == 0 {
-            f |= Z;
+        // Z, V and C end up clear; N tells which bound was crossed.
+        let f = self.sr & 0x10;
+        if dn < 0 {
+            self.set_ccr(f | N);
+            // The microcode tests the sign of `bound - Dn` (overflow ignored) before the sign
+            // of Dn: 2 clocks more when that difference is not negative.
+            let later = (bound as u16).wrapping_sub(dn as u16) & 0x8000 == 0;
+            self.idle(if later { 10 } else { 8 });
+            let pc = self.pc.wrapping_sub(2);
+            return self.exception(bus, VEC_CHK, pc);
         }
         if dn > bound {
             self.set_ccr(f);
             self.idle(8);
-            let pc = self.pc.wrapping_sub(2);
-            return self.exception(bus, VEC_CHK, pc);
-        }
-        if dn < 0 {
-            self.set_ccr(f | N);
-            self.idle(10);
             let pc = self.pc.wrapping_sub(2);
             return self.exception(bus, VEC_CHK, pc);
         }

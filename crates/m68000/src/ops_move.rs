@@ -269,9 +269,8 @@ impl Cpu {
     pub(crate) fn link<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let r = 8 + (op & 7) as usize;
         let disp = self.ext_word(bus)? as i16 as i32 as u32;
-        // LINK A7 pushes the already decremented A7.
         let sp = self.regs[15].wrapping_sub(4);
-        let v = if r == 15 { sp } else { self.regs[r] };
+        let v = self.regs[r];
         self.push_long(bus, v)?;
         self.regs[r] = sp;
         self.regs[15] = sp.wrapping_add(disp);
@@ -280,9 +279,12 @@ impl Cpu {
 
     pub(crate) fn unlk<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let r = 8 + (op & 7) as usize;
-        self.regs[15] = self.regs[r];
-        let v = self.pop_long(bus)?;
-        self.regs[r] = v;
+        let a = self.regs[r];
+        let fc = self.data_fc();
+        let hi = self.read_word(bus, a, fc)? as u32;
+        let lo = self.read_word(bus, a.wrapping_add(2), fc)? as u32;
+        self.regs[15] = a.wrapping_add(4);
+        self.regs[r] = hi << 16 | lo;
         self.prefetch(bus)
     }
 }

@@ -296,7 +296,7 @@ fn compare(cpu: &Cpu, bus: &RamBus, v: &Vector) -> Vec<String> {
                 let m = lanes(w);
                 let same = g.write == w.write
                     && g.fc == w.fc
-                    && g.addr & 0xFF_FFFF == w.addr & 0xFF_FFFF
+                    && g.addr & 0xFF_FFFE == w.addr & 0xFF_FFFE
                     && (g.uds, g.lds) == (w.uds, w.lds)
                     && g.data & m == w.data & m
                     && g.cycle == w.cycle;
@@ -399,6 +399,8 @@ fn main() -> ExitCode {
         .collect();
     files.sort();
 
+    let hide_ae = std::env::var_os("M68000_NOAE").is_some();
+    let only_ae = std::env::var_os("M68000_AE").is_some();
     let mut cpu = Cpu::new();
     cpu.trace_exceptions = false;
     let mut bus = RamBus::new();
@@ -440,7 +442,7 @@ fn main() -> ExitCode {
                 continue;
             }
             failed += 1;
-            if shown < show_n {
+            if shown < show_n && !(hide_ae && v.address_error) && !(only_ae && !v.address_error) {
                 shown += 1;
                 println!("  {stem} #{index} {} (sr {:04x}): {}", v.name, v.initial.sr, diffs.join(", "));
             }
