@@ -165,8 +165,15 @@ impl Cpu {
         } else {
             self.add_op(size, src, dst, x, true)
         };
+        if size == 4 {
+            // The low word goes out before the prefetch, the high word after it.
+            let fc = self.data_fc();
+            self.write_word(bus, addr.wrapping_add(2), r as u16, fc)?;
+            self.prefetch(bus)?;
+            return self.write_word(bus, addr, (r >> 16) as u16, fc);
+        }
         self.prefetch(bus)?;
-        self.write_data_low_first(bus, addr, size, r)
+        self.write_data(bus, addr, size, r)
     }
 
     /// Predecrements An and reads: a long low word first (ADDX/SUBX/ABCD/SBCD memory forms).
