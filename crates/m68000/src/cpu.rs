@@ -68,6 +68,9 @@ pub struct Cpu {
     pub(crate) instr_pc: u32,
     /// Trace was armed at the start of the instruction.
     pub(crate) trace_armed: bool,
+    /// How far behind the prefetch address the PC stacked by an address error is; depends
+    /// on where the microcode is (set by the addressing mode about to be used).
+    pub(crate) fault_pc_back: u32,
     pub(crate) table: &'static [Op; 65536],
 }
 
@@ -94,6 +97,7 @@ impl Cpu {
             timing: Timing::Hardware,
             instr_pc: 0,
             trace_armed: false,
+            fault_pc_back: 2,
             table: decode::table(),
         }
     }
@@ -341,6 +345,7 @@ impl Cpu {
         }
         self.trace_armed = self.sr & SR_T != 0 && self.trace_exceptions;
         self.instr_pc = self.pc.wrapping_sub(4);
+        self.fault_pc_back = 2;
         let op = self.ird;
         match self.execute(bus, op) {
             Ok(()) => {

@@ -56,13 +56,21 @@ impl Cpu {
         Ok(match mode {
             0 => Loc::D(reg),
             1 => Loc::A(reg),
-            2 => Loc::Mem(self.regs[8 + reg]),
+            2 => {
+                self.fault_pc_back = 2;
+                Loc::Mem(self.regs[8 + reg])
+            }
             3 => {
+                self.fault_pc_back = 2;
                 let a = self.regs[8 + reg];
-                self.regs[8 + reg] = a.wrapping_add(Self::step_size(reg, size));
+                // An odd address faults on the first access, before the increment lands.
+                if a & 1 == 0 || size == 1 {
+                    self.regs[8 + reg] = a.wrapping_add(Self::step_size(reg, size));
+                }
                 Loc::Mem(a)
             }
             4 => {
+                self.fault_pc_back = 0;
                 if predec_idle {
                     self.idle(2);
                 }
@@ -71,23 +79,35 @@ impl Cpu {
                 Loc::Mem(a)
             }
             5 => {
+                self.fault_pc_back = 4;
                 let d = self.ext_word(bus)? as i16 as i32 as u32;
                 Loc::Mem(self.regs[8 + reg].wrapping_add(d))
             }
             6 => {
+                self.fault_pc_back = 4;
                 self.idle(2);
                 let ext = self.ext_word(bus)?;
                 Loc::Mem(self.regs[8 + reg].wrapping_add(self.index_value(ext)))
             }
             _ => match reg {
-                0 => Loc::Mem(self.ext_word(bus)? as i16 as i32 as u32),
-                1 => Loc::Mem(self.ext_long(bus)?),
+                0 | 1 => {
+                    self.fault_pc_back = 2;
+                    Loc::Mem(if reg == 0 {
+                        self.ext_word(bus)? as i16 as i32 as u32
+                    } else {
+                        self.ext_long(bus)?
+                    })
+                }
+
+
                 2 => {
+                    self.fault_pc_back = 4;
                     let base = self.pc.wrapping_sub(2);
                     let d = self.ext_word(bus)? as i16 as i32 as u32;
                     Loc::Prog(base.wrapping_add(d))
                 }
                 3 => {
+                    self.fault_pc_back = 4;
                     self.idle(2);
                     let base = self.pc.wrapping_sub(2);
                     let ext = self.ext_word(bus)?;

@@ -97,7 +97,7 @@ impl Cpu {
         // The aborted bus cycle, then internal processing.
         self.idle(4 + 8);
         let old = self.enter_supervisor();
-        let pc = self.pc.wrapping_sub(2);
+        let pc = self.pc.wrapping_sub(self.fault_pc_back);
         let status = (self.ird & 0xFFE0)
             | if e.write { 0 } else { 0x10 }
             // I/N: the recorded frames have it clear for fetches and data alike.

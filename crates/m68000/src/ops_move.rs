@@ -30,6 +30,7 @@ impl Cpu {
             4 => {
                 // -(An): the prefetch comes first, then a long is written low word first.
                 self.prefetch(bus)?;
+                self.fault_pc_back = 2;
                 let a = self.regs[8 + dst_reg].wrapping_sub(Self::step_size(dst_reg, size));
                 self.regs[8 + dst_reg] = a;
                 self.logic_flags(size, value);
@@ -39,6 +40,7 @@ impl Cpu {
                 // abs.L after a memory source: the write comes between the two fetches.
                 let hi = self.ext_word(bus)? as u32;
                 let addr = hi << 16 | self.irc as u32;
+                self.fault_pc_back = 2;
                 self.logic_flags(size, value);
                 self.write_data(bus, addr, size, value)?;
                 self.ext_word(bus)?;
@@ -46,6 +48,8 @@ impl Cpu {
             }
             _ => {
                 let loc = self.ea(bus, dst_mode, dst_reg, size, false)?;
+                // A write fault stacks PC as the microcode has it here, not as a read would.
+                self.fault_pc_back = if dst_mode < 4 { 0 } else { 2 };
                 self.logic_flags(size, value);
                 self.write_loc(bus, loc, size, value)?;
                 self.prefetch(bus)
