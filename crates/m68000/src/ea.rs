@@ -64,13 +64,13 @@ impl Cpu {
                 self.fault_pc_back = 2;
                 let a = self.regs[8 + reg];
                 // An odd address faults on the first access, before the increment lands.
-                if a & 1 == 0 || size == 1 {
+                if a & 1 == 0 || size != 4 {
                     self.regs[8 + reg] = a.wrapping_add(Self::step_size(reg, size));
                 }
                 Loc::Mem(a)
             }
             4 => {
-                self.fault_pc_back = 0;
+                self.fault_pc_back = if size == 4 { 2 } else { 0 };
                 if predec_idle {
                     self.idle(2);
                 }

@@ -180,6 +180,7 @@ impl Cpu {
     pub(crate) fn read_predec<B: Bus>(&mut self, bus: &mut B, r: usize, size: u8) -> Result<u32> {
         let a = self.regs[8 + r].wrapping_sub(Self::step_size(r, size));
         self.regs[8 + r] = a;
+        self.fault_pc_back = if size == 4 { 2 } else { 0 };
         self.read_data_low_first(bus, a, size)
     }
 

@@ -11,7 +11,7 @@ impl Cpu {
         if self.cond(op >> 8) {
             self.idle(2);
             let disp = if disp8 == 0 { self.irc as i16 as i32 as u32 } else { disp8 as i8 as i32 as u32 };
-            self.jump_fill(bus, base.wrapping_add(disp))
+            self.branch_to(bus, base.wrapping_add(disp))
         } else {
             self.idle(4);
             if disp8 == 0 {
@@ -31,7 +31,16 @@ impl Cpu {
         };
         self.idle(2);
         self.push_long(bus, ret)?;
-        self.jump_fill(bus, base.wrapping_add(disp))
+        self.branch_to(bus, base.wrapping_add(disp))
+    }
+
+    /// Fills the queue at a branch target; a fault at an odd target stacks the target.
+    fn branch_to<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        if target & 1 != 0 {
+            self.pc = target;
+            self.fault_pc_back = 0;
+        }
+        self.jump_fill(bus, target)
     }
 
     pub(crate) fn dbcc<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
@@ -43,8 +52,13 @@ impl Cpu {
         }
         self.idle(2);
         let count = (self.regs[r] as u16).wrapping_sub(1);
-        self.set_d(r, 2, count as u32);
         let target = self.pc.wrapping_sub(2).wrapping_add(self.irc as i16 as i32 as u32);
+        if count != 0xFFFF && target & 1 != 0 {
+            // The fetch at the odd target faults before the counter is written back.
+            self.fault_pc_back = 0;
+            return self.jump_fill(bus, target);
+        }
+        self.set_d(r, 2, count as u32);
         if count != 0xFFFF {
             return self.jump_fill(bus, target);
         }
@@ -99,6 +113,7 @@ impl Cpu {
 
     pub(crate) fn jsr<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let (target, ret) = self.jump_target(bus, op, 6)?;
+        self.fault_pc_back = 0;
         self.fetch_irc_at(bus, target)?;
         self.push_long(bus, ret)?;
         self.prefetch(bus)

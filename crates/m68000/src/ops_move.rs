@@ -139,6 +139,7 @@ impl Cpu {
         let reg = (op & 7) as usize;
         let list = self.ext_word(bus)?;
         let fc = self.data_fc();
+        self.fault_pc_back = 0;
         if mode == 4 {
             // -(An): registers from A7 down to D0, mask bit 0 = A7; a long low word first.
             let mut addr = self.regs[8 + reg];
@@ -159,6 +160,7 @@ impl Cpu {
             self.regs[8 + reg] = addr;
         } else {
             let mut addr = self.control_address(bus, mode, reg)?;
+            self.fault_pc_back = 0;
             for i in 0..16 {
                 if list & (1 << i) != 0 {
                     let v = self.regs[i];
@@ -182,6 +184,7 @@ impl Cpu {
         let list = self.ext_word(bus)?;
         let mut addr = if mode == 3 { self.regs[8 + reg] } else { self.control_address(bus, mode, reg)? };
         let fc = if mode == 7 && (reg == 2 || reg == 3) { self.program_fc() } else { self.data_fc() };
+        self.fault_pc_back = 0;
         for i in 0..16 {
             if list & (1 << i) != 0 {
                 let v = if size == 4 {
@@ -285,6 +288,7 @@ impl Cpu {
         let r = 8 + (op & 7) as usize;
         let a = self.regs[r];
         let fc = self.data_fc();
+        self.fault_pc_back = 0;
         let hi = self.read_word(bus, a, fc)? as u32;
         let lo = self.read_word(bus, a.wrapping_add(2), fc)? as u32;
         self.regs[15] = a.wrapping_add(4);
