@@ -179,8 +179,13 @@ impl Cpu {
     /// Predecrements An and reads: a long low word first (ADDX/SUBX/ABCD/SBCD memory forms).
     pub(crate) fn read_predec<B: Bus>(&mut self, bus: &mut B, r: usize, size: u8) -> Result<u32> {
         let a = self.regs[8 + r].wrapping_sub(Self::step_size(r, size));
+        self.fault_pc_back = 0;
+        if size == 4 && a & 1 != 0 {
+            // The low word is read first: the fault is there, before An is written.
+            let fc = self.data_fc();
+            return Err(crate::cpu::AddressError { addr: a.wrapping_add(2), write: false, fc, fetch: false });
+        }
         self.regs[8 + r] = a;
-        self.fault_pc_back = if size == 4 { 2 } else { 0 };
         self.read_data_low_first(bus, a, size)
     }
 
@@ -200,8 +205,12 @@ impl Cpu {
 
     pub(crate) fn cmpm<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let size = size_field(op);
-        let src = self.read_ea(bus, 3, (op & 7) as usize, size)?;
+        let loc = self.ea(bus, 3, (op & 7) as usize, size, true)?;
+        self.fault_pc_back = 0;
+        let src = self.read_loc(bus, loc, size)?;
+        self.fault_pc_back = 0;
         let dst = self.read_ea(bus, 3, ((op >> 9) & 7) as usize, size)?;
+        self.fault_pc_back = 0;
         self.cmp_op(size, src, dst);
         self.prefetch(bus)
     }

@@ -11,7 +11,7 @@ impl Cpu {
         if self.cond(op >> 8) {
             self.idle(2);
             let disp = if disp8 == 0 { self.irc as i16 as i32 as u32 } else { disp8 as i8 as i32 as u32 };
-            self.branch_to(bus, base.wrapping_add(disp))
+            self.jump_fill(bus, base.wrapping_add(disp))
         } else {
             self.idle(4);
             if disp8 == 0 {
@@ -113,7 +113,7 @@ impl Cpu {
 
     pub(crate) fn jsr<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let (target, ret) = self.jump_target(bus, op, 6)?;
-        self.fault_pc_back = 0;
+        self.fault_pc_back = if op & 0x38 == 0x10 { 2 } else { 0 };
         self.fetch_irc_at(bus, target)?;
         self.push_long(bus, ret)?;
         self.prefetch(bus)

@@ -32,6 +32,13 @@ impl Cpu {
                 self.prefetch(bus)?;
                 self.fault_pc_back = 2;
                 let a = self.regs[8 + dst_reg].wrapping_sub(Self::step_size(dst_reg, size));
+                if size == 4 && a & 1 != 0 {
+                    // A long faults on its low word, before An and IRD are written.
+                    self.logic_flags(size, value);
+                    self.ird = op;
+                    let fc = self.data_fc();
+                    return Err(crate::cpu::AddressError { addr: a.wrapping_add(2), write: true, fc, fetch: false });
+                }
                 self.regs[8 + dst_reg] = a;
                 self.logic_flags(size, value);
                 self.write_data_low_first(bus, a, size, value)
@@ -48,6 +55,14 @@ impl Cpu {
             }
             _ => {
                 let loc = self.ea(bus, dst_mode, dst_reg, size, false)?;
+                if dst_mode == 3 && size != 1 {
+                    if let Loc::Mem(a) = loc {
+                        if a & 1 != 0 {
+                            // MOVE's (An)+ is not incremented when the write faults.
+                            self.regs[8 + dst_reg] = a;
+                        }
+                    }
+                }
                 // A write fault stacks PC as the microcode has it here, not as a read would.
                 self.fault_pc_back = if dst_mode < 4 { 0 } else { 2 };
                 self.logic_flags(size, value);
