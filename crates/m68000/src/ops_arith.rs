@@ -154,11 +154,8 @@ impl Cpu {
         }
         self.idle(2);
         let src = self.read_predec(bus, ry, size)?;
-        let (dst, addr) = {
-            let a = self.regs[8 + rx].wrapping_sub(Self::step_size(rx, size));
-            self.regs[8 + rx] = a;
-            (self.read_data_low_first(bus, a, size)?, a)
-        };
+        let dst = self.read_predec(bus, rx, size)?;
+        let addr = self.regs[8 + rx];
         let x = self.x();
         let r = if sub {
             self.sub_op(size, src, dst, x, true)
@@ -205,12 +202,26 @@ impl Cpu {
 
     pub(crate) fn cmpm<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let size = size_field(op);
-        let loc = self.ea(bus, 3, (op & 7) as usize, size, true)?;
+        let ry = (op & 7) as usize;
+        let loc = self.ea(bus, 3, ry, size, true)?;
         self.fault_pc_back = 0;
+        if let Loc::Mem(a) = loc {
+            if a & 1 != 0 && size == 4 {
+                // A long's first operand faults with Ay one word on.
+                self.regs[8 + ry] = a.wrapping_add(2);
+            }
+        }
         let src = self.read_loc(bus, loc, size)?;
-        self.fault_pc_back = 0;
-        let dst = self.read_ea(bus, 3, ((op >> 9) & 7) as usize, size)?;
-        self.fault_pc_back = 0;
+        let rx = ((op >> 9) & 7) as usize;
+        let loc = self.ea(bus, 3, rx, size, true)?;
+        if let Loc::Mem(a) = loc {
+            if a & 1 != 0 && size != 1 {
+                // The second operand's fault leaves Ax alone and stacks PC past the queue.
+                self.regs[8 + rx] = a;
+                self.fault_pc_back = 0;
+            }
+        }
+        let dst = self.read_loc(bus, loc, size)?;
         self.cmp_op(size, src, dst);
         self.prefetch(bus)
     }

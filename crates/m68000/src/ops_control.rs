@@ -113,7 +113,12 @@ impl Cpu {
 
     pub(crate) fn jsr<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let (target, ret) = self.jump_target(bus, op, 6)?;
-        self.fault_pc_back = if op & 0x38 == 0x10 { 2 } else { 0 };
+        self.fault_pc_back = match op & 0x3F {
+            0x10..=0x17 => 2,
+            // abs.L: the stacked PC is past the unrefetched low address word.
+            0x39 => 0u32.wrapping_sub(2),
+            _ => 0,
+        };
         self.fetch_irc_at(bus, target)?;
         self.push_long(bus, ret)?;
         self.prefetch(bus)
