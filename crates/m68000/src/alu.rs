@@ -43,10 +43,8 @@ impl Cpu {
         if res & msb(size) != 0 {
             f |= N;
         }
-        if res == 0 {
-            if !keep_z || self.sr & Z != 0 {
-                f |= Z;
-            }
+        if res == 0 && (!keep_z || self.sr & Z != 0) {
+            f |= Z;
         }
         self.set_ccr(f);
         res
@@ -69,10 +67,8 @@ impl Cpu {
         if res & msb(size) != 0 {
             f |= N;
         }
-        if res == 0 {
-            if !keep_z || self.sr & Z != 0 {
-                f |= Z;
-            }
+        if res == 0 && (!keep_z || self.sr & Z != 0) {
+            f |= Z;
         }
         self.set_ccr(f);
         res

@@ -104,17 +104,33 @@ impl Cpu {
 
     /// USP whatever the mode.
     pub fn usp(&self) -> u32 {
-        if self.sr & SR_S != 0 { self.other_sp } else { self.regs[15] }
+        if self.sr & SR_S != 0 {
+            self.other_sp
+        } else {
+            self.regs[15]
+        }
     }
     /// SSP whatever the mode.
     pub fn ssp(&self) -> u32 {
-        if self.sr & SR_S != 0 { self.regs[15] } else { self.other_sp }
+        if self.sr & SR_S != 0 {
+            self.regs[15]
+        } else {
+            self.other_sp
+        }
     }
     pub fn set_usp(&mut self, v: u32) {
-        if self.sr & SR_S != 0 { self.other_sp = v } else { self.regs[15] = v }
+        if self.sr & SR_S != 0 {
+            self.other_sp = v
+        } else {
+            self.regs[15] = v
+        }
     }
     pub fn set_ssp(&mut self, v: u32) {
-        if self.sr & SR_S != 0 { self.regs[15] = v } else { self.other_sp = v }
+        if self.sr & SR_S != 0 {
+            self.regs[15] = v
+        } else {
+            self.other_sp = v
+        }
     }
 
     /// Writes SR, swapping stack pointers when S changes. Unused bits read as 0.
@@ -180,9 +196,19 @@ impl Cpu {
     }
 
     #[inline]
-    pub(crate) fn read_word<B: Bus>(&mut self, bus: &mut B, addr: u32, fc: FunctionCode) -> Result<u16> {
+    pub(crate) fn read_word<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        fc: FunctionCode,
+    ) -> Result<u16> {
         if addr & 1 != 0 {
-            return Err(AddressError { addr, write: false, fc, fetch: fc & 3 == 2 });
+            return Err(AddressError {
+                addr,
+                write: false,
+                fc,
+                fetch: fc & 3 == 2,
+            });
         }
         let v = bus.read_word(addr & 0xFF_FFFF, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
@@ -197,9 +223,20 @@ impl Cpu {
     }
 
     #[inline]
-    pub(crate) fn write_word<B: Bus>(&mut self, bus: &mut B, addr: u32, value: u16, fc: FunctionCode) -> Result<()> {
+    pub(crate) fn write_word<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        value: u16,
+        fc: FunctionCode,
+    ) -> Result<()> {
         if addr & 1 != 0 {
-            return Err(AddressError { addr, write: true, fc, fetch: false });
+            return Err(AddressError {
+                addr,
+                write: true,
+                fc,
+                fetch: false,
+            });
         }
         bus.write_word(addr & 0xFF_FFFF, value, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
@@ -207,14 +244,26 @@ impl Cpu {
     }
 
     #[inline]
-    pub(crate) fn write_byte<B: Bus>(&mut self, bus: &mut B, addr: u32, value: u8, fc: FunctionCode) {
+    pub(crate) fn write_byte<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        value: u8,
+        fc: FunctionCode,
+    ) {
         bus.write_byte(addr & 0xFF_FFFF, value, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
     }
 
     /// Data read of `size` bytes (1, 2 or 4; a long is two word cycles, high word first).
     #[inline]
-    pub(crate) fn read_data<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, fc: FunctionCode) -> Result<u32> {
+    pub(crate) fn read_data<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        fc: FunctionCode,
+    ) -> Result<u32> {
         match size {
             1 => Ok(self.read_byte(bus, addr, fc) as u32),
             2 => Ok(self.read_word(bus, addr, fc)? as u32),
@@ -228,7 +277,13 @@ impl Cpu {
 
     /// Data write, a long high word first.
     #[inline]
-    pub(crate) fn write_data<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, value: u32) -> Result<()> {
+    pub(crate) fn write_data<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
         let fc = self.data_fc();
         match size {
             1 => {
@@ -245,13 +300,24 @@ impl Cpu {
 
     /// Data write of a long, low word first (read-modify-write instructions and -(An)).
     #[inline]
-    pub(crate) fn write_data_low_first<B: Bus>(&mut self, bus: &mut B, addr: u32, size: u8, value: u32) -> Result<()> {
+    pub(crate) fn write_data_low_first<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
         if size != 4 {
             return self.write_data(bus, addr, size, value);
         }
         let fc = self.data_fc();
         if addr & 1 != 0 {
-            return Err(AddressError { addr, write: true, fc, fetch: false });
+            return Err(AddressError {
+                addr,
+                write: true,
+                fc,
+                fetch: false,
+            });
         }
         self.write_word(bus, addr.wrapping_add(2), value as u16, fc)?;
         self.write_word(bus, addr, (value >> 16) as u16, fc)
@@ -323,7 +389,9 @@ impl Cpu {
     #[inline]
     pub fn interrupt_pending(&self) -> bool {
         let mask = ((self.sr >> 8) & 7) as u8;
-        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken)) && self.ipl != 0 && self.state != RunState::Halted
+        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken))
+            && self.ipl != 0
+            && self.state != RunState::Halted
     }
 
     /// One instruction, or one interrupt entry, or (stopped/halted) 4 idle clocks.

@@ -131,7 +131,11 @@ fn decode(op: u16) -> Op {
             if op & 0x0100 != 0 {
                 // BTST/BCHG/BCLR/BSET Dn,<ea>
                 let class = if size == 0 { DATA } else { DATA_ALT };
-                return if ea_in(op, class) { Op::BitDyn } else { Op::Illegal };
+                return if ea_in(op, class) {
+                    Op::BitDyn
+                } else {
+                    Op::Illegal
+                };
             }
             match op {
                 0x003C => return Op::OriCcr,
@@ -146,7 +150,11 @@ fn decode(op: u16) -> Op {
             if kind == 4 {
                 // Static bit: size field is the operation.
                 let class = if size == 0 { DATA & !IMM } else { DATA_ALT };
-                return if ea_in(op, class) { Op::BitImm } else { Op::Illegal };
+                return if ea_in(op, class) {
+                    Op::BitImm
+                } else {
+                    Op::Illegal
+                };
             }
             if size == 3 {
                 return Op::Illegal;
@@ -187,7 +195,11 @@ fn decode(op: u16) -> Op {
                 if op & 0x38 == 0x08 {
                     return Op::Dbcc;
                 }
-                return if ea_in(op, DATA_ALT) { Op::Scc } else { Op::Illegal };
+                return if ea_in(op, DATA_ALT) {
+                    Op::Scc
+                } else {
+                    Op::Illegal
+                };
             }
             let class = if size == 0 { DATA_ALT } else { ALTERABLE };
             if !ea_in(op, class) {
@@ -201,7 +213,11 @@ fn decode(op: u16) -> Op {
             _ => Op::Bcc,
         },
         0x7 => {
-            if op & 0x100 == 0 { Op::Moveq } else { Op::Illegal }
+            if op & 0x100 == 0 {
+                Op::Moveq
+            } else {
+                Op::Illegal
+            }
         }
         0x8 | 0xC => {
             let or = op >> 12 == 8;
@@ -263,23 +279,39 @@ fn decode(op: u16) -> Op {
         0xA => Op::LineA,
         0xB => {
             if size == 3 {
-                return if ea_in(op, ALL) { Op::Cmpa } else { Op::Illegal };
+                return if ea_in(op, ALL) {
+                    Op::Cmpa
+                } else {
+                    Op::Illegal
+                };
             }
             if op & 0x100 == 0 {
                 let class = if size == 0 { DATA } else { ALL };
-                return if ea_in(op, class) { Op::Cmp } else { Op::Illegal };
+                return if ea_in(op, class) {
+                    Op::Cmp
+                } else {
+                    Op::Illegal
+                };
             }
             if op & 0x38 == 0x08 {
                 return Op::Cmpm;
             }
-            if ea_in(op, DATA_ALT) { Op::Eor } else { Op::Illegal }
+            if ea_in(op, DATA_ALT) {
+                Op::Eor
+            } else {
+                Op::Illegal
+            }
         }
         0xE => {
             if size == 3 {
                 if op & 0x800 != 0 {
                     return Op::Illegal;
                 }
-                return if ea_in(op, MEM_ALT) { Op::ShiftMem } else { Op::Illegal };
+                return if ea_in(op, MEM_ALT) {
+                    Op::ShiftMem
+                } else {
+                    Op::Illegal
+                };
             }
             Op::ShiftReg
         }
@@ -290,10 +322,18 @@ fn decode(op: u16) -> Op {
 fn decode_line4(op: u16) -> Op {
     let size = (op >> 6) & 3;
     if op & 0x1C0 == 0x1C0 {
-        return if ea_in(op, CONTROL) { Op::Lea } else { Op::Illegal };
+        return if ea_in(op, CONTROL) {
+            Op::Lea
+        } else {
+            Op::Illegal
+        };
     }
     if op & 0x1C0 == 0x180 {
-        return if ea_in(op, DATA) { Op::Chk } else { Op::Illegal };
+        return if ea_in(op, DATA) {
+            Op::Chk
+        } else {
+            Op::Illegal
+        };
     }
     if op & 0x100 != 0 {
         return Op::Illegal;
@@ -311,18 +351,34 @@ fn decode_line4(op: u16) -> Op {
             }
         }
         0x0 => {
-            if ea_in(op, DATA_ALT) { Op::MoveFromSr } else { Op::Illegal }
+            if ea_in(op, DATA_ALT) {
+                Op::MoveFromSr
+            } else {
+                Op::Illegal
+            }
         }
         0x2 => Op::Illegal,
         0x4 => {
-            if ea_in(op, DATA) { Op::MoveToCcr } else { Op::Illegal }
+            if ea_in(op, DATA) {
+                Op::MoveToCcr
+            } else {
+                Op::Illegal
+            }
         }
         0x6 => {
-            if ea_in(op, DATA) { Op::MoveToSr } else { Op::Illegal }
+            if ea_in(op, DATA) {
+                Op::MoveToSr
+            } else {
+                Op::Illegal
+            }
         }
         0x8 => match size {
             0 => {
-                if ea_in(op, DATA_ALT) { Op::Nbcd } else { Op::Illegal }
+                if ea_in(op, DATA_ALT) {
+                    Op::Nbcd
+                } else {
+                    Op::Illegal
+                }
             }
             1 => {
                 if op & 0x38 == 0 {
@@ -348,17 +404,29 @@ fn decode_line4(op: u16) -> Op {
                 return Op::Illegal;
             }
             if size == 3 {
-                if ea_in(op, DATA_ALT) { Op::Tas } else { Op::Illegal }
+                if ea_in(op, DATA_ALT) {
+                    Op::Tas
+                } else {
+                    Op::Illegal
+                }
             } else {
                 // The 68000 has no TST An, PC-relative or immediate operands.
-                if ea_in(op, DATA_ALT) { Op::Tst } else { Op::Illegal }
+                if ea_in(op, DATA_ALT) {
+                    Op::Tst
+                } else {
+                    Op::Illegal
+                }
             }
         }
         0xC => {
             if size < 2 {
                 return Op::Illegal;
             }
-            if ea_in(op, CONTROL | (1 << 3)) { Op::MovemToReg } else { Op::Illegal }
+            if ea_in(op, CONTROL | (1 << 3)) {
+                Op::MovemToReg
+            } else {
+                Op::Illegal
+            }
         }
         0xE => match size {
             1 => match op & 0x3F {
@@ -376,10 +444,18 @@ fn decode_line4(op: u16) -> Op {
                 _ => Op::Illegal,
             },
             2 => {
-                if ea_in(op, CONTROL) { Op::Jsr } else { Op::Illegal }
+                if ea_in(op, CONTROL) {
+                    Op::Jsr
+                } else {
+                    Op::Illegal
+                }
             }
             3 => {
-                if ea_in(op, CONTROL) { Op::Jmp } else { Op::Illegal }
+                if ea_in(op, CONTROL) {
+                    Op::Jmp
+                } else {
+                    Op::Illegal
+                }
             }
             _ => Op::Illegal,
         },

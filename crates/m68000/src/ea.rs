@@ -38,21 +38,36 @@ impl Cpu {
     #[inline]
     pub(crate) fn index_value(&self, ext: u16) -> u32 {
         let r = self.regs[(ext >> 12) as usize];
-        let x = if ext & 0x800 != 0 { r } else { r as u16 as i16 as i32 as u32 };
+        let x = if ext & 0x800 != 0 {
+            r
+        } else {
+            r as u16 as i16 as i32 as u32
+        };
         x.wrapping_add(ext as u8 as i8 as i32 as u32)
     }
 
     /// Step of (An)+ / -(An): A7 keeps the stack word-aligned for bytes.
     #[inline]
     pub(crate) fn step_size(reg: usize, size: u8) -> u32 {
-        if size == 1 && reg == 7 { 2 } else { size as u32 }
+        if size == 1 && reg == 7 {
+            2
+        } else {
+            size as u32
+        }
     }
 
     /// Calculates the effective address of `mode`/`reg` for an operand of `size`, fetching
     /// extension words. `predec_idle`: -(An) spends 2 clocks before its read (not before a
     /// MOVE's write). d8(An,Xn) spends 2 clocks before its extension word.
     #[inline]
-    pub(crate) fn ea<B: Bus>(&mut self, bus: &mut B, mode: usize, reg: usize, size: u8, predec_idle: bool) -> Result<Loc> {
+    pub(crate) fn ea<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        mode: usize,
+        reg: usize,
+        size: u8,
+        predec_idle: bool,
+    ) -> Result<Loc> {
         Ok(match mode {
             0 => Loc::D(reg),
             1 => Loc::A(reg),
@@ -99,7 +114,6 @@ impl Cpu {
                     })
                 }
 
-
                 2 => {
                     self.fault_pc_back = 4;
                     let base = self.pc.wrapping_sub(2);
@@ -141,7 +155,13 @@ impl Cpu {
 
     /// Writes an operand; a long in memory goes high word first (MOVE's order).
     #[inline]
-    pub(crate) fn write_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, size: u8, value: u32) -> Result<()> {
+    pub(crate) fn write_loc<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        loc: Loc,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
         match loc {
             Loc::D(r) => self.set_d(r, size, value),
             Loc::A(r) => self.regs[8 + r] = value,
@@ -153,7 +173,13 @@ impl Cpu {
 
     /// Writes the result of a read-modify-write instruction: a long low word first.
     #[inline]
-    pub(crate) fn write_rmw<B: Bus>(&mut self, bus: &mut B, loc: Loc, size: u8, value: u32) -> Result<()> {
+    pub(crate) fn write_rmw<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        loc: Loc,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
         match loc {
             Loc::Mem(a) | Loc::Prog(a) => self.write_data_low_first(bus, a, size, value),
             _ => self.write_loc(bus, loc, size, value),
@@ -169,7 +195,13 @@ impl Cpu {
 
     /// Reads a source operand: address calculation then the read.
     #[inline]
-    pub(crate) fn read_ea<B: Bus>(&mut self, bus: &mut B, mode: usize, reg: usize, size: u8) -> Result<u32> {
+    pub(crate) fn read_ea<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        mode: usize,
+        reg: usize,
+        size: u8,
+    ) -> Result<u32> {
         let loc = self.ea(bus, mode, reg, size, true)?;
         self.read_loc(bus, loc, size)
     }

@@ -22,7 +22,13 @@ impl Cpu {
 
     /// Stacks PC and SR in the 68000's order (PC low, SR, PC high), reads the vector and
     /// refills the queue: the common tail of group 1 and 2 exceptions.
-    pub(crate) fn stack_and_vector<B: Bus>(&mut self, bus: &mut B, old_sr: u16, pc: u32, vector: u32) -> Result<()> {
+    pub(crate) fn stack_and_vector<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        old_sr: u16,
+        pc: u32,
+        vector: u32,
+    ) -> Result<()> {
         let sp = self.regs[15];
         let fc = self.data_fc();
         self.regs[15] = sp.wrapping_sub(6);

@@ -108,7 +108,11 @@ impl Cpu {
     pub(crate) fn cmpa<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let size = if op & 0x100 != 0 { 4 } else { 2 };
         let src = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, size)?;
-        let src = if size == 2 { src as u16 as i16 as i32 as u32 } else { src };
+        let src = if size == 2 {
+            src as u16 as i16 as i32 as u32
+        } else {
+            src
+        };
         let dst = self.regs[8 + ((op >> 9) & 7) as usize];
         self.cmp_op(4, src, dst);
         self.prefetch(bus)?;
@@ -121,7 +125,11 @@ impl Cpu {
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         let src = self.read_ea(bus, mode, reg, size)?;
-        let src = if size == 2 { src as u16 as i16 as i32 as u32 } else { src };
+        let src = if size == 2 {
+            src as u16 as i16 as i32 as u32
+        } else {
+            src
+        };
         let an = 8 + ((op >> 9) & 7) as usize;
         self.regs[an] = if op >> 12 == 9 {
             self.regs[an].wrapping_sub(src)
@@ -129,7 +137,11 @@ impl Cpu {
             self.regs[an].wrapping_add(src)
         };
         self.prefetch(bus)?;
-        self.idle(if size == 2 || reg_or_imm(mode, reg) { 4 } else { 2 });
+        self.idle(if size == 2 || reg_or_imm(mode, reg) {
+            4
+        } else {
+            2
+        });
         Ok(())
     }
 
@@ -180,13 +192,23 @@ impl Cpu {
         if size == 4 && a & 1 != 0 {
             // The low word is read first: the fault is there, before An is written.
             let fc = self.data_fc();
-            return Err(crate::cpu::AddressError { addr: a.wrapping_add(2), write: false, fc, fetch: false });
+            return Err(crate::cpu::AddressError {
+                addr: a.wrapping_add(2),
+                write: false,
+                fc,
+                fetch: false,
+            });
         }
         self.regs[8 + r] = a;
         self.read_data_low_first(bus, a, size)
     }
 
-    pub(crate) fn read_data_low_first<B: Bus>(&mut self, bus: &mut B, a: u32, size: u8) -> Result<u32> {
+    pub(crate) fn read_data_low_first<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        a: u32,
+        size: u8,
+    ) -> Result<u32> {
         let fc = self.data_fc();
         if size == 4 {
             if a & 1 != 0 {
@@ -205,21 +227,23 @@ impl Cpu {
         let ry = (op & 7) as usize;
         let loc = self.ea(bus, 3, ry, size, true)?;
         self.fault_pc_back = 0;
-        if let Loc::Mem(a) = loc {
-            if a & 1 != 0 && size == 4 {
-                // A long's first operand faults with Ay one word on.
-                self.regs[8 + ry] = a.wrapping_add(2);
-            }
+        if let Loc::Mem(a) = loc
+            && a & 1 != 0
+            && size == 4
+        {
+            // A long's first operand faults with Ay one word on.
+            self.regs[8 + ry] = a.wrapping_add(2);
         }
         let src = self.read_loc(bus, loc, size)?;
         let rx = ((op >> 9) & 7) as usize;
         let loc = self.ea(bus, 3, rx, size, true)?;
-        if let Loc::Mem(a) = loc {
-            if a & 1 != 0 && size != 1 {
-                // The second operand's fault leaves Ax alone and stacks PC past the queue.
-                self.regs[8 + rx] = a;
-                self.fault_pc_back = 0;
-            }
+        if let Loc::Mem(a) = loc
+            && a & 1 != 0
+            && size != 1
+        {
+            // The second operand's fault leaves Ax alone and stacks PC past the queue.
+            self.regs[8 + rx] = a;
+            self.fault_pc_back = 0;
         }
         let dst = self.read_loc(bus, loc, size)?;
         self.cmp_op(size, src, dst);
@@ -282,14 +306,22 @@ impl Cpu {
             1 => {
                 // Address registers: always the whole register, no flags.
                 let a = &mut self.regs[8 + reg];
-                *a = if sub { a.wrapping_sub(q) } else { a.wrapping_add(q) };
+                *a = if sub {
+                    a.wrapping_sub(q)
+                } else {
+                    a.wrapping_add(q)
+                };
                 self.prefetch(bus)?;
                 self.idle(4);
                 Ok(())
             }
             0 => {
                 let d = self.regs[reg];
-                let r = if sub { self.sub_op(size, q, d, 0, false) } else { self.add_op(size, q, d, 0, false) };
+                let r = if sub {
+                    self.sub_op(size, q, d, 0, false)
+                } else {
+                    self.add_op(size, q, d, 0, false)
+                };
                 self.set_d(reg, size, r);
                 self.prefetch(bus)?;
                 if size == 4 {
@@ -300,7 +332,11 @@ impl Cpu {
             _ => {
                 let loc = self.ea(bus, mode, reg, size, true)?;
                 let d = self.read_loc(bus, loc, size)?;
-                let r = if sub { self.sub_op(size, q, d, 0, false) } else { self.add_op(size, q, d, 0, false) };
+                let r = if sub {
+                    self.sub_op(size, q, d, 0, false)
+                } else {
+                    self.add_op(size, q, d, 0, false)
+                };
                 self.prefetch(bus)?;
                 self.write_rmw(bus, loc, size, r)
             }
@@ -331,10 +367,10 @@ impl Cpu {
             }
         };
         self.prefetch(bus)?;
-        if let Loc::D(_) = loc {
-            if size == 4 {
-                self.idle(2);
-            }
+        if let Loc::D(_) = loc
+            && size == 4
+        {
+            self.idle(2);
         }
         self.write_rmw(bus, loc, size, r)
     }
@@ -372,7 +408,11 @@ impl Cpu {
         let add = op >> 12 == 0xC;
         if op & 8 == 0 {
             let (s, d) = (self.regs[ry] & 0xFF, self.regs[rx] & 0xFF);
-            let r = if add { self.abcd(s, d) } else { self.sbcd(s, d) };
+            let r = if add {
+                self.abcd(s, d)
+            } else {
+                self.sbcd(s, d)
+            };
             self.set_d(rx, 1, r);
             self.prefetch(bus)?;
             self.idle(2);
@@ -381,7 +421,11 @@ impl Cpu {
         self.idle(2);
         let s = self.read_predec(bus, ry, 1)?;
         let d = self.read_predec(bus, rx, 1)?;
-        let r = if add { self.abcd(s, d) } else { self.sbcd(s, d) };
+        let r = if add {
+            self.abcd(s, d)
+        } else {
+            self.sbcd(s, d)
+        };
         self.prefetch(bus)?;
         let a = self.regs[8 + rx];
         let fc = self.data_fc();

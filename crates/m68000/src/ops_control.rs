@@ -10,7 +10,11 @@ impl Cpu {
         let base = self.pc.wrapping_sub(2);
         if self.cond(op >> 8) {
             self.idle(2);
-            let disp = if disp8 == 0 { self.irc as i16 as i32 as u32 } else { disp8 as i8 as i32 as u32 };
+            let disp = if disp8 == 0 {
+                self.irc as i16 as i32 as u32
+            } else {
+                disp8 as i8 as i32 as u32
+            };
             self.jump_fill(bus, base.wrapping_add(disp))
         } else {
             self.idle(4);
@@ -52,7 +56,10 @@ impl Cpu {
         }
         self.idle(2);
         let count = (self.regs[r] as u16).wrapping_sub(1);
-        let target = self.pc.wrapping_sub(2).wrapping_add(self.irc as i16 as i32 as u32);
+        let target = self
+            .pc
+            .wrapping_sub(2)
+            .wrapping_add(self.irc as i16 as i32 as u32);
         if count != 0xFFFF && target & 1 != 0 {
             // The fetch at the odd target faults before the counter is written back.
             self.fault_pc_back = 0;
@@ -79,11 +86,17 @@ impl Cpu {
             (2, _) => (self.regs[8 + reg], ext_at),
             (5, _) => {
                 self.idle(2);
-                (self.regs[8 + reg].wrapping_add(self.irc as i16 as i32 as u32), self.pc)
+                (
+                    self.regs[8 + reg].wrapping_add(self.irc as i16 as i32 as u32),
+                    self.pc,
+                )
             }
             (6, _) => {
                 self.idle(index_idle);
-                (self.regs[8 + reg].wrapping_add(self.index_value(self.irc)), self.pc)
+                (
+                    self.regs[8 + reg].wrapping_add(self.index_value(self.irc)),
+                    self.pc,
+                )
             }
             (7, 0) => {
                 self.idle(2);

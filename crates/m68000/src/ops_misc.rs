@@ -86,7 +86,8 @@ impl Cpu {
     }
 
     pub(crate) fn chk<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let bound = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)? as u16 as i16;
+        let bound =
+            self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)? as u16 as i16;
         let dn = self.regs[((op >> 9) & 7) as usize] as u16 as i16;
         // Z, V and C end up clear; N tells which bound was crossed.
         let f = self.sr & 0x10;
@@ -120,7 +121,9 @@ impl Cpu {
             return self.prefetch(bus);
         }
         let loc = self.ea(bus, mode, reg, 1, true)?;
-        let crate::ea::Loc::Mem(addr) = loc else { return self.prefetch(bus) };
+        let crate::ea::Loc::Mem(addr) = loc else {
+            return self.prefetch(bus);
+        };
         let fc = self.data_fc();
         let v = self.read_byte(bus, addr, fc) as u32;
         self.logic_flags(1, v);
@@ -190,7 +193,8 @@ impl Cpu {
     }
 
     pub(crate) fn divs<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let divisor = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)? as u16 as i16;
+        let divisor =
+            self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)? as u16 as i16;
         if divisor == 0 {
             return self.divide_by_zero(bus);
         }

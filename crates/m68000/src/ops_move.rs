@@ -37,7 +37,12 @@ impl Cpu {
                     self.logic_flags(size, value);
                     self.ird = op;
                     let fc = self.data_fc();
-                    return Err(crate::cpu::AddressError { addr: a.wrapping_add(2), write: true, fc, fetch: false });
+                    return Err(crate::cpu::AddressError {
+                        addr: a.wrapping_add(2),
+                        write: true,
+                        fc,
+                        fetch: false,
+                    });
                 }
                 self.regs[8 + dst_reg] = a;
                 self.logic_flags(size, value);
@@ -55,13 +60,13 @@ impl Cpu {
             }
             _ => {
                 let loc = self.ea(bus, dst_mode, dst_reg, size, false)?;
-                if dst_mode == 3 && size != 1 {
-                    if let Loc::Mem(a) = loc {
-                        if a & 1 != 0 {
-                            // MOVE's (An)+ is not incremented when the write faults.
-                            self.regs[8 + dst_reg] = a;
-                        }
-                    }
+                if dst_mode == 3
+                    && size != 1
+                    && let Loc::Mem(a) = loc
+                    && a & 1 != 0
+                {
+                    // MOVE's (An)+ is not incremented when the write faults.
+                    self.regs[8 + dst_reg] = a;
                 }
                 // A write fault stacks PC as the microcode has it here, not as a read would.
                 self.fault_pc_back = if dst_mode < 4 { 0 } else { 2 };
@@ -75,7 +80,11 @@ impl Cpu {
     pub(crate) fn movea<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let size = size_of_move(op);
         let v = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, size)?;
-        let v = if size == 2 { v as u16 as i16 as i32 as u32 } else { v };
+        let v = if size == 2 {
+            v as u16 as i16 as i32 as u32
+        } else {
+            v
+        };
         self.regs[8 + ((op >> 9) & 7) as usize] = v;
         self.prefetch(bus)
     }
@@ -89,7 +98,12 @@ impl Cpu {
 
     /// The address of a control-mode operand for LEA/PEA/MOVEM, fetching extension words
     /// (with d8(An,Xn)'s leading 2 clocks).
-    pub(crate) fn control_address<B: Bus>(&mut self, bus: &mut B, mode: usize, reg: usize) -> Result<u32> {
+    pub(crate) fn control_address<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        mode: usize,
+        reg: usize,
+    ) -> Result<u32> {
         match self.ea(bus, mode, reg, 4, false)? {
             Loc::Mem(a) | Loc::Prog(a) => Ok(a),
             _ => Ok(0),
@@ -197,8 +211,16 @@ impl Cpu {
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         let list = self.ext_word(bus)?;
-        let mut addr = if mode == 3 { self.regs[8 + reg] } else { self.control_address(bus, mode, reg)? };
-        let fc = if mode == 7 && (reg == 2 || reg == 3) { self.program_fc() } else { self.data_fc() };
+        let mut addr = if mode == 3 {
+            self.regs[8 + reg]
+        } else {
+            self.control_address(bus, mode, reg)?
+        };
+        let fc = if mode == 7 && (reg == 2 || reg == 3) {
+            self.program_fc()
+        } else {
+            self.data_fc()
+        };
         self.fault_pc_back = 0;
         for i in 0..16 {
             if list & (1 << i) != 0 {
