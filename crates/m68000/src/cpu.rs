@@ -64,8 +64,6 @@ pub struct Cpu {
     /// that replay vectors recorded without trace processing clear it.
     pub trace_exceptions: bool,
     pub timing: Timing,
-    /// Address of the instruction executing (for exception frames).
-    pub(crate) instr_pc: u32,
     /// Trace was armed at the start of the instruction.
     pub(crate) trace_armed: bool,
     /// How far behind the prefetch address the PC stacked by an address error is; depends
@@ -95,7 +93,6 @@ impl Cpu {
             nmi_taken: false,
             trace_exceptions: true,
             timing: Timing::Hardware,
-            instr_pc: 0,
             trace_armed: false,
             fault_pc_back: 2,
             table: decode::table(),
@@ -142,7 +139,8 @@ impl Cpu {
         self.sr = value;
     }
 
-    /// Asserts an interrupt priority level on IPL0-2 (0 = none).
+    /// Asserts an interrupt priority level on IPL0-2 (0 = none). Taking the interrupt
+    /// clears it: the host re-asserts whatever is still pending.
     pub fn set_ipl(&mut self, level: u8) {
         if level < 7 {
             self.nmi_taken = false;
@@ -180,22 +178,23 @@ impl Cpu {
 
     // ---- bus cycles ----
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn idle(&mut self, clocks: u32) {
         self.cycles += clocks as u64;
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn data_fc(&self) -> FunctionCode {
-        if self.sr & SR_S != 0 { 5 } else { 1 }
+        // 1 in user mode, 5 in supervisor mode (S is bit 13).
+        1 | ((self.sr >> 11) & 4) as FunctionCode
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn program_fc(&self) -> FunctionCode {
-        if self.sr & SR_S != 0 { 6 } else { 2 }
+        2 | ((self.sr >> 11) & 4) as FunctionCode
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_word<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -215,14 +214,14 @@ impl Cpu {
         Ok(v)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_byte<B: Bus>(&mut self, bus: &mut B, addr: u32, fc: FunctionCode) -> u8 {
         let v = bus.read_byte(addr & 0xFF_FFFF, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
         v
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_word<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -243,7 +242,7 @@ impl Cpu {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_byte<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -256,7 +255,7 @@ impl Cpu {
     }
 
     /// Data read of `size` bytes (1, 2 or 4; a long is two word cycles, high word first).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_data<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -276,7 +275,7 @@ impl Cpu {
     }
 
     /// Data write, a long high word first.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_data<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -326,7 +325,7 @@ impl Cpu {
     // ---- the prefetch queue ----
 
     /// Takes IRC as an extension word and fetches the next one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ext_word<B: Bus>(&mut self, bus: &mut B) -> Result<u16> {
         let w = self.irc;
         self.irc = self.read_word(bus, self.pc, self.program_fc())?;
@@ -341,7 +340,7 @@ impl Cpu {
     }
 
     /// The closing prefetch: IRD takes IRC and the next word is fetched.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn prefetch<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
         self.ird = self.irc;
         self.irc = self.read_word(bus, self.pc, self.program_fc())?;
@@ -350,7 +349,7 @@ impl Cpu {
     }
 
     /// Fetches IRC from `target` (the first fetch after a jump).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.irc = self.read_word(bus, target, self.program_fc())?;
         self.pc = target.wrapping_add(2);
@@ -358,7 +357,7 @@ impl Cpu {
     }
 
     /// Refills the whole queue from `target`: two fetches.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn jump_fill<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.fetch_irc_at(bus, target)?;
         self.prefetch(bus)
@@ -370,18 +369,16 @@ impl Cpu {
     /// never split, so the clock may pass `until`.
     pub fn run<B: Bus>(&mut self, bus: &mut B, until: u64) {
         while self.cycles < until {
-            if self.state != RunState::Running && !self.interrupt_pending() {
-                // Stopped or halted: nothing happens on the bus until an interrupt (or reset).
-                if self.state == RunState::Halted || self.ipl == 0 {
-                    self.cycles = until;
-                    return;
-                }
-                // Interrupts are sampled every 2 clocks or so; in STOP we resume on the next
-                // 4-clock boundary after the request, close enough for the console.
+            if self.ipl != 0 && self.interrupt_pending() {
+                self.step(bus);
+            } else if self.state != RunState::Running {
+                // Stopped or halted: nothing happens on the bus until an interrupt (or a
+                // reset), which the host raises between runs.
                 self.cycles = until;
                 return;
+            } else {
+                self.instruction(bus);
             }
-            self.step(bus);
         }
     }
 
@@ -411,13 +408,23 @@ impl Cpu {
             self.cycles += 4;
             return;
         }
-        self.trace_armed = self.sr & SR_T != 0 && self.trace_exceptions;
-        self.instr_pc = self.pc.wrapping_sub(4);
+        self.instruction(bus);
+    }
+
+    /// One instruction and the trace exception after it.
+    #[inline(always)]
+    fn instruction<B: Bus>(&mut self, bus: &mut B) {
+        // Trace is decided by T at the start of the instruction; an exception the instruction
+        // raises itself (illegal, privilege, address error) cancels it.
+        let traced = self.sr & SR_T != 0;
+        if traced {
+            self.trace_armed = self.trace_exceptions;
+        }
         self.fault_pc_back = 2;
         let op = self.ird;
         match self.execute(bus, op) {
             Ok(()) => {
-                if self.trace_armed {
+                if traced && self.trace_armed {
                     self.trace_armed = false;
                     if let Err(e) = self.trace(bus) {
                         self.address_error(bus, e);
@@ -428,7 +435,7 @@ impl Cpu {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn execute<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         decode::dispatch(self, bus, op)
     }

@@ -14,28 +14,21 @@ pub(crate) enum Loc {
     Imm(u32),
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn mask(size: u8) -> u32 {
-    match size {
-        1 => 0xFF,
-        2 => 0xFFFF,
-        _ => 0xFFFF_FFFF,
-    }
+    // size is 1, 2 or 4.
+    u32::MAX >> (32 - 8 * size as u32)
 }
 
 /// Sign bit of `size`.
-#[inline]
+#[inline(always)]
 pub(crate) fn msb(size: u8) -> u32 {
-    match size {
-        1 => 0x80,
-        2 => 0x8000,
-        _ => 0x8000_0000,
-    }
+    1 << (8 * size as u32 - 1)
 }
 
 impl Cpu {
     /// Reads register `r` (0-15) through an index word: the index value with its size.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn index_value(&self, ext: u16) -> u32 {
         let r = self.regs[(ext >> 12) as usize];
         let x = if ext & 0x800 != 0 {
@@ -59,7 +52,7 @@ impl Cpu {
     /// Calculates the effective address of `mode`/`reg` for an operand of `size`, fetching
     /// extension words. `predec_idle`: -(An) spends 2 clocks before its read (not before a
     /// MOVE's write). d8(An,Xn) spends 2 clocks before its extension word.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ea<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -136,7 +129,7 @@ impl Cpu {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_loc<B: Bus>(&mut self, bus: &mut B, loc: Loc, size: u8) -> Result<u32> {
         Ok(match loc {
             Loc::D(r) => self.regs[r] & mask(size),
@@ -154,7 +147,7 @@ impl Cpu {
     }
 
     /// Writes an operand; a long in memory goes high word first (MOVE's order).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_loc<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -187,14 +180,14 @@ impl Cpu {
     }
 
     /// Writes the low `size` bytes of Dn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_d(&mut self, r: usize, size: u8, value: u32) {
         let m = mask(size);
         self.regs[r] = (self.regs[r] & !m) | (value & m);
     }
 
     /// Reads a source operand: address calculation then the read.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_ea<B: Bus>(
         &mut self,
         bus: &mut B,

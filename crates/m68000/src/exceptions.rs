@@ -59,7 +59,8 @@ impl Cpu {
     pub(crate) fn illegal<B: Bus>(&mut self, bus: &mut B, vector: u32) -> Result<()> {
         self.trace_armed = false;
         self.idle(4);
-        let pc = self.instr_pc;
+        // Raised before any extension word is fetched: the instruction is 4 bytes back.
+        let pc = self.pc.wrapping_sub(4);
         self.exception(bus, vector, pc)
     }
 
@@ -85,6 +86,9 @@ impl Cpu {
         self.write_word(bus, sp.wrapping_sub(2), pc as u16, fc)?;
         let ack = bus.interrupt_acknowledge(level, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
+        // The acknowledged device lets go of IPL; one still wanting service re-asserts it
+        // (`Cpu::set_ipl`), as the console does with the VDP's pending flags.
+        self.ipl = 0;
         let vector = match ack {
             InterruptAck::Autovector => 24 + level as u32,
             InterruptAck::Vector(v) => v as u32,

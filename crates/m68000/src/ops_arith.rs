@@ -4,13 +4,9 @@ use crate::Bus;
 use crate::cpu::{Cpu, Result};
 use crate::ea::{Loc, mask};
 
-#[inline]
+#[inline(always)]
 pub(crate) fn size_field(op: u16) -> u8 {
-    match (op >> 6) & 3 {
-        0 => 1,
-        1 => 2,
-        _ => 4,
-    }
+    [1, 2, 4, 4][((op >> 6) & 3) as usize]
 }
 
 #[inline]
@@ -375,6 +371,7 @@ impl Cpu {
         self.write_rmw(bus, loc, size, r)
     }
 
+    #[inline(always)]
     pub(crate) fn tst<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let size = size_field(op);
         let v = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, size)?;

@@ -5,6 +5,7 @@ use crate::cpu::{Cpu, Result, RunState, SR_S, V};
 use crate::exceptions::VEC_TRAPV;
 
 impl Cpu {
+    #[inline(always)]
     pub(crate) fn bcc<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let disp8 = op as u8;
         let base = self.pc.wrapping_sub(2);
@@ -47,6 +48,7 @@ impl Cpu {
         self.jump_fill(bus, target)
     }
 
+    #[inline(always)]
     pub(crate) fn dbcc<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let r = (op & 7) as usize;
         if self.cond(op >> 8) {
