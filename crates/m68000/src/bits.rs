@@ -1,6 +1,7 @@
 //! BTST, BCHG, BCLR, BSET.
 
 use crate::Bus;
+use crate::Timing;
 use crate::cpu::{Cpu, Result, Z};
 
 impl Cpu {
@@ -19,7 +20,13 @@ impl Cpu {
             let was = v & (1 << bit) != 0;
             self.sr = if was { self.sr & !Z } else { self.sr | Z };
             self.prefetch(bus)?;
-            let high = if bit >= 16 { 2 } else { 0 };
+            // The microcode takes 2 clocks more from bit 16 up; Genesis Plus GX 1.7 always
+            // charges the longer figure.
+            let high = if bit >= 16 || self.timing == Timing::Gpgx17 {
+                2
+            } else {
+                0
+            };
             match kind {
                 0 => self.idle(2),
                 1 => {
@@ -45,7 +52,8 @@ impl Cpu {
         self.prefetch(bus)?;
         let r = match kind {
             0 => {
-                if mode == 7 && reg == 4 {
+                // BTST Dn,#imm: 10 clocks; Genesis Plus GX 1.7 charges 8.
+                if mode == 7 && reg == 4 && self.timing == Timing::Hardware {
                     self.idle(2);
                 }
                 return Ok(());

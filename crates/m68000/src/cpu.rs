@@ -394,6 +394,11 @@ impl Cpu {
     /// One instruction, or one interrupt entry, or (stopped/halted) 4 idle clocks.
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         if self.interrupt_pending() {
+            // STOP leaves the queue address on the STOP itself (the vectors' PC does not
+            // advance); the interrupt returns after its immediate word.
+            if self.state == RunState::Stopped {
+                self.pc = self.pc.wrapping_add(4);
+            }
             self.state = RunState::Running;
             let level = self.ipl;
             if level == 7 {

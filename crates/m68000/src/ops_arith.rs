@@ -1,8 +1,8 @@
 //! ADD/SUB/AND/OR/EOR/CMP in all their forms, ADDQ/SUBQ, NEG/NEGX/NOT/CLR, TST, Scc.
 
-use crate::Bus;
 use crate::cpu::{Cpu, Result};
 use crate::ea::{Loc, mask};
+use crate::{Bus, Timing};
 
 #[inline(always)]
 pub(crate) fn size_field(op: u16) -> u8 {
@@ -264,7 +264,9 @@ impl Cpu {
             self.set_d(reg, size, r);
             self.prefetch(bus)?;
             if size == 4 {
-                self.idle(4);
+                // ANDI.L #imm,Dn: 14 clocks in Genesis Plus GX 1.7's table (16 here).
+                let andi_gpgx = kind == 1 && self.timing == Timing::Gpgx17;
+                self.idle(if andi_gpgx { 2 } else { 4 });
             }
             return Ok(());
         }
@@ -308,7 +310,13 @@ impl Cpu {
                     a.wrapping_add(q)
                 };
                 self.prefetch(bus)?;
-                self.idle(4);
+                // ADDQ.W #q,An: 4 clocks in Genesis Plus GX 1.7's table (8 here). Sonic 2's
+                // Saxman decompressor (Rev B $EC0E4) runs `addq.w #4,sp` once per call: with 8
+                // its SEGA screen ends on frame 329 instead of Genesis Plus GX's 328.
+                let gpgx_short = !sub && size == 2 && self.timing == Timing::Gpgx17;
+                if !gpgx_short {
+                    self.idle(4);
+                }
                 Ok(())
             }
             0 => {

@@ -130,7 +130,12 @@ impl Cpu {
         self.idle(2);
         bus.tas_write(addr & 0xFF_FFFF, (v | 0x80) as u8, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
-        self.prefetch(bus)
+        self.prefetch(bus)?;
+        // Genesis Plus GX 1.7's table charges TAS to memory 4 clocks more.
+        if self.timing == crate::Timing::Gpgx17 {
+            self.idle(4);
+        }
+        Ok(())
     }
 
     pub(crate) fn mulu<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
