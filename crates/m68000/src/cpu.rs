@@ -69,6 +69,8 @@ pub struct Cpu {
     /// How far behind the prefetch address the PC stacked by an address error is; depends
     /// on where the microcode is (set by the addressing mode about to be used).
     pub(crate) fault_pc_back: u32,
+    /// CCR before a MOVE set its flags (a MOVE.L write fault may stack it).
+    pub(crate) saved_ccr_for_fault: u16,
     pub(crate) table: &'static [Op; 65536],
 }
 
@@ -95,6 +97,7 @@ impl Cpu {
             timing: Timing::Hardware,
             trace_armed: false,
             fault_pc_back: 2,
+            saved_ccr_for_fault: 0,
             table: decode::table(),
         }
     }

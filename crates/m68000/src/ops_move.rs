@@ -19,6 +19,7 @@ impl Cpu {
         let src_mode = ((op >> 3) & 7) as usize;
         let src_reg = (op & 7) as usize;
         let value = self.read_ea(bus, src_mode, src_reg, size)?;
+        self.saved_ccr_for_fault = self.sr & 0x1F;
         let dst_mode = ((op >> 6) & 7) as usize;
         let dst_reg = ((op >> 9) & 7) as usize;
         match dst_mode {
@@ -54,6 +55,9 @@ impl Cpu {
                 let addr = hi << 16 | self.irc as u32;
                 self.fault_pc_back = 2;
                 self.logic_flags(size, value);
+                if size == 4 && addr & 1 != 0 {
+                    self.long_write_fault_flags(value, false, dst_mode);
+                }
                 self.write_data(bus, addr, size, value)?;
                 self.ext_word(bus)?;
                 self.prefetch(bus)
@@ -71,9 +75,45 @@ impl Cpu {
                 // A write fault stacks PC as the microcode has it here, not as a read would.
                 self.fault_pc_back = if dst_mode < 4 { 0 } else { 2 };
                 self.logic_flags(size, value);
+                if size == 4
+                    && let Loc::Mem(a) = loc
+                    && a & 1 != 0
+                {
+                    let register_source = src_mode < 2 || (src_mode == 7 && src_reg == 4);
+                    // (abs.W and abs.L from a register keep the full result: mode 7 is a no-op.)
+                    let mode = if dst_mode == 7 { 0 } else { dst_mode };
+                    self.long_write_fault_flags(value, register_source, mode);
+                }
                 self.write_loc(bus, loc, size, value)?;
                 self.prefetch(bus)
             }
+        }
+    }
+
+    /// The condition codes a MOVE.L has set when its first write faults (they are stacked):
+    /// the microcode tests the long a word at a time, at a point that depends on the modes.
+    /// `logic_flags` has already set the full result; this corrects it. Found in the vectors.
+    #[cold]
+    fn long_write_fault_flags(&mut self, value: u32, register_source: bool, dst_mode: usize) {
+        let low = value & 0xFFFF;
+        let low_only = || {
+            let mut f = 0;
+            if low & 0x8000 != 0 {
+                f |= crate::cpu::N;
+            }
+            if low == 0 {
+                f |= crate::cpu::Z;
+            }
+            f
+        };
+        match (dst_mode, register_source) {
+            // (An), (An)+ from a register: nothing tested yet.
+            (2 | 3, true) => self.sr = (self.sr & !0x1F) | (self.saved_ccr_for_fault & 0x1F),
+            // (An), (An)+ and abs.L after a memory read: only the low word tested.
+            (2 | 3, false) | (7, false) => self.sr = (self.sr & !0x0F) | low_only(),
+            // d16(An), d8(An,Xn) from a register: N and Z set, V and C not yet cleared.
+            (5 | 6, true) => self.sr = (self.sr & !0x03) | (self.saved_ccr_for_fault & 0x03),
+            _ => {}
         }
     }
 
