@@ -49,7 +49,7 @@ impl MdBus {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read8(&self, a: u32, now: u64) -> u8 {
         let a = a & 0xFF_FFFF;
         if a >= 0xE0_0000 {
@@ -85,7 +85,7 @@ impl MdBus {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read16(&self, a: u32, now: u64) -> u16 {
         // Cartridge and work RAM first: nearly every access.
         let a = a & 0xFF_FFFF;
@@ -99,7 +99,7 @@ impl MdBus {
         (self.read8(a, now) as u16) << 8 | self.read8(a | 1, now) as u16
     }
 
-    #[inline]
+    #[inline(always)]
     fn write8(&mut self, a: u32, v: u8) {
         let a = a & 0xFF_FFFF;
         match a {
@@ -109,7 +109,7 @@ impl MdBus {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write16(&mut self, a: u32, v: u16) {
         let a = a & 0xFF_FFFF;
         if a >= 0xE0_0000 {
@@ -133,19 +133,19 @@ impl MdBus {
 struct Ours(MdBus);
 
 impl m68000::Bus for Ours {
-    #[inline]
+    #[inline(always)]
     fn read_word(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u16 {
         self.0.read16(addr, cycle)
     }
-    #[inline]
+    #[inline(always)]
     fn read_byte(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u8 {
         self.0.read8(addr, cycle)
     }
-    #[inline]
+    #[inline(always)]
     fn write_word(&mut self, addr: u32, value: u16, _fc: m68000::FunctionCode, _cycle: u64) {
         self.0.write16(addr, value)
     }
-    #[inline]
+    #[inline(always)]
     fn write_byte(&mut self, addr: u32, value: u8, _fc: m68000::FunctionCode, _cycle: u64) {
         self.0.write8(addr, value)
     }
@@ -154,39 +154,39 @@ impl m68000::Bus for Ours {
 struct Theirs(MdBus);
 
 impl m68k::AddressBus for Theirs {
-    #[inline]
+    #[inline(always)]
     fn read_byte(&mut self, address: u32) -> u8 {
         let v = self.0.read8(address, self.0.now);
         self.0.now += 4;
         v
     }
-    #[inline]
+    #[inline(always)]
     fn read_word(&mut self, address: u32) -> u16 {
         let v = self.0.read16(address, self.0.now);
         self.0.now += 4;
         v
     }
-    #[inline]
+    #[inline(always)]
     fn read_long(&mut self, address: u32) -> u32 {
         let hi = self.read_word(address) as u32;
         hi << 16 | self.read_word(address.wrapping_add(2)) as u32
     }
-    #[inline]
+    #[inline(always)]
     fn write_byte(&mut self, address: u32, value: u8) {
         self.0.write8(address, value);
         self.0.now += 4;
     }
-    #[inline]
+    #[inline(always)]
     fn write_word(&mut self, address: u32, value: u16) {
         self.0.write16(address, value);
         self.0.now += 4;
     }
-    #[inline]
+    #[inline(always)]
     fn write_long(&mut self, address: u32, value: u32) {
         self.write_word(address, (value >> 16) as u16);
         self.write_word(address.wrapping_add(2), value as u16);
     }
-    #[inline]
+    #[inline(always)]
     fn sync(&mut self, cpu_clocks: u32) {
         self.0.now += cpu_clocks as u64;
     }
