@@ -74,6 +74,43 @@ pub struct Cpu {
     pub(crate) table: &'static [Op; 65536],
 }
 
+/// Equal when everything but the (shared, constant) decode table is: registers, queue, clock,
+/// run state and interrupt line. The console compares states this way to skip idle loops.
+impl PartialEq for Cpu {
+    fn eq(&self, o: &Self) -> bool {
+        self.regs == o.regs
+            && self.other_sp == o.other_sp
+            && self.sr == o.sr
+            && self.pc == o.pc
+            && self.ird == o.ird
+            && self.irc == o.irc
+            && self.cycles == o.cycles
+            && self.state == o.state
+            && self.ipl == o.ipl
+            && self.nmi_taken == o.nmi_taken
+            && self.trace_exceptions == o.trace_exceptions
+            && self.timing == o.timing
+    }
+}
+
+impl Eq for Cpu {}
+
+impl core::fmt::Debug for Cpu {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cpu")
+            .field("regs", &self.regs)
+            .field("other_sp", &self.other_sp)
+            .field("sr", &self.sr)
+            .field("pc", &self.pc)
+            .field("ird", &self.ird)
+            .field("irc", &self.irc)
+            .field("cycles", &self.cycles)
+            .field("state", &self.state)
+            .field("ipl", &self.ipl)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for Cpu {
     fn default() -> Self {
         Self::new()

@@ -10,6 +10,7 @@
 
 mod alu;
 mod bits;
+mod boundaries;
 mod cpu;
 mod decode;
 mod ea;
@@ -21,6 +22,7 @@ mod ops_move;
 mod ops_shift;
 pub mod timing;
 
+pub use boundaries::{Boundary, BoundaryControl, BoundaryExit};
 pub use cpu::{Cpu, RunState};
 pub use timing::Timing;
 

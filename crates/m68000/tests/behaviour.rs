@@ -4,7 +4,9 @@
 //! clocks with the acknowledge cycle; a double bus fault halts) and, for the profile, from
 //! Genesis Plus GX 1.7's per-opcode table as `Timing` documents it.
 
-use m68000::{Bus, Cpu, FunctionCode, InterruptAck, RunState, Timing};
+use m68000::{
+    Boundary, BoundaryControl, BoundaryExit, Bus, Cpu, FunctionCode, InterruptAck, RunState, Timing,
+};
 
 struct Ram {
     mem: Vec<u8>,
@@ -210,4 +212,46 @@ fn genesis_plus_gx_profile() {
             program[0]
         );
     }
+}
+
+#[test]
+fn boundaries_report_each_instruction_and_the_interrupt_entry() {
+    // MOVE #$2300,SR ; NOP ; NOP ; NOP
+    let (mut cpu, mut bus) = boot(&[0x46FC, 0x2300, 0x4E71, 0x4E71, 0x4E71]);
+    bus.set_long(0x78, 0x1006);
+    let mut seen = Vec::new();
+    let exit = cpu.run_with_boundaries(&mut bus, |_, b, _| {
+        seen.push(b);
+        BoundaryControl {
+            stop: seen.len() == 3,
+            // V-int asserted after the first NOP, dropped once taken (the VDP's acknowledge).
+            irq_level: if seen.len() == 2 && !b.interrupt {
+                6
+            } else {
+                0
+            },
+        }
+    });
+    assert_eq!(exit, BoundaryExit::Requested);
+    let want = [
+        Boundary {
+            cpu_clocks: 16,
+            pc: 0x1004,
+            interrupt: false,
+            opcode: 0x46FC,
+        },
+        Boundary {
+            cpu_clocks: 4,
+            pc: 0x1006,
+            interrupt: false,
+            opcode: 0x4E71,
+        },
+        Boundary {
+            cpu_clocks: 44,
+            pc: 0x1006,
+            interrupt: true,
+            opcode: 0x4E71,
+        },
+    ];
+    assert_eq!(seen, want);
 }
