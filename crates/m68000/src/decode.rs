@@ -4,9 +4,6 @@
 
 use std::sync::OnceLock;
 
-use crate::Bus;
-use crate::cpu::{Cpu, Result};
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Op {
@@ -474,72 +471,6 @@ pub fn table() -> &'static [Op; 65536] {
         }
         t
     })
-}
-
-#[inline(always)]
-pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()> {
-    match cpu.table[op as usize] {
-        Op::Illegal => cpu.illegal(bus, 4),
-        Op::LineA => cpu.illegal(bus, 10),
-        Op::LineF => cpu.illegal(bus, 11),
-        Op::OriCcr | Op::AndiCcr | Op::EoriCcr => cpu.logic_to_ccr(bus, op),
-        Op::OriSr | Op::AndiSr | Op::EoriSr => cpu.logic_to_sr(bus, op),
-        Op::Ori | Op::Andi | Op::Subi | Op::Addi | Op::Eori => cpu.arith_imm(bus, op),
-        Op::Cmpi => cpu.cmpi(bus, op),
-        Op::BitDyn => cpu.bit_op(bus, op, false),
-        Op::BitImm => cpu.bit_op(bus, op, true),
-        Op::Movep => cpu.movep(bus, op),
-        Op::Move => cpu.move_(bus, op),
-        Op::Movea => cpu.movea(bus, op),
-        Op::Moveq => cpu.moveq(bus, op),
-        Op::Negx | Op::Neg | Op::Not | Op::Clr => cpu.unary(bus, op),
-        Op::MoveFromSr => cpu.move_from_sr(bus, op),
-        Op::Chk => cpu.chk(bus, op),
-        Op::Lea => cpu.lea(bus, op),
-        Op::MoveToCcr => cpu.move_to_ccr(bus, op),
-        Op::MoveToSr => cpu.move_to_sr(bus, op),
-        Op::Nbcd => cpu.nbcd(bus, op),
-        Op::Pea => cpu.pea(bus, op),
-        Op::Swap => cpu.swap(bus, op),
-        Op::Ext => cpu.ext(bus, op),
-        Op::MovemToMem => cpu.movem_to_mem(bus, op),
-        Op::MovemToReg => cpu.movem_to_reg(bus, op),
-        Op::Tst => cpu.tst(bus, op),
-        Op::Tas => cpu.tas(bus, op),
-        Op::Trap => cpu.trap(bus, op),
-        Op::Link => cpu.link(bus, op),
-        Op::Unlk => cpu.unlk(bus, op),
-        Op::MoveUsp => cpu.move_usp(bus, op),
-        Op::Reset => cpu.reset_instr(bus),
-        Op::Nop => cpu.prefetch(bus),
-        Op::Stop => cpu.stop(bus),
-        Op::Rte => cpu.rte(bus),
-        Op::Rts => cpu.rts(bus),
-        Op::Trapv => cpu.trapv(bus),
-        Op::Rtr => cpu.rtr(bus),
-        Op::Jsr => cpu.jsr(bus, op),
-        Op::Jmp => cpu.jmp(bus, op),
-        Op::Addq | Op::Subq => cpu.addq_subq(bus, op),
-        Op::Scc => cpu.scc(bus, op),
-        Op::Dbcc => cpu.dbcc(bus, op),
-        Op::Bra | Op::Bcc => cpu.bcc(bus, op),
-        Op::Bsr => cpu.bsr(bus, op),
-        Op::Divu => cpu.divu(bus, op),
-        Op::Divs => cpu.divs(bus, op),
-        Op::Sbcd | Op::Abcd => cpu.bcd_op(bus, op),
-        Op::Or | Op::And | Op::Sub | Op::Add => cpu.arith_to_reg(bus, op),
-        Op::Cmp => cpu.cmp(bus, op),
-        Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => cpu.arith_to_ea(bus, op),
-        Op::Suba | Op::Adda => cpu.adda_suba(bus, op),
-        Op::Cmpa => cpu.cmpa(bus, op),
-        Op::Subx | Op::Addx => cpu.addx_subx(bus, op),
-        Op::Cmpm => cpu.cmpm(bus, op),
-        Op::Mulu => cpu.mulu(bus, op),
-        Op::Muls => cpu.muls(bus, op),
-        Op::Exg => cpu.exg(bus, op),
-        Op::ShiftReg => cpu.shift_reg(bus, op),
-        Op::ShiftMem => cpu.shift_mem(bus, op),
-    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@
 mod alu;
 mod bits;
 mod boundaries;
+mod bus_cycles;
 mod cpu;
 mod decode;
+mod dispatch;
 mod ea;
 mod exceptions;
 mod ops_arith;

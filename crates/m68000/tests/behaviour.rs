@@ -255,3 +255,20 @@ fn boundaries_report_each_instruction_and_the_interrupt_entry() {
     ];
     assert_eq!(seen, want);
 }
+
+#[test]
+fn trace_follows_the_instruction() {
+    // ORI #$8000,SR (T on) ; NOP ; NOP
+    let (mut cpu, mut bus) = boot(&[0x007C, 0x8000, 0x4E71, 0x4E71]);
+    bus.set_long(0x24, 0x3000); // trace vector
+    cpu.step(&mut bus); // T is set by this instruction: no trace after it
+    assert_eq!(cpu.instruction_pc(), 0x1004);
+    let before = cpu.cycles;
+    cpu.step(&mut bus); // NOP, then the trace exception
+    assert_eq!(cpu.cycles - before, 4 + 34);
+    assert_eq!(cpu.instruction_pc(), 0x3000);
+    assert_eq!(cpu.sr & 0x8000, 0, "trace off in the handler");
+    assert_eq!(bus.word(0xFFFA), 0xA700, "stacked SR keeps T");
+    let stacked = (bus.word(0xFFFC) as u32) << 16 | bus.word(0xFFFE) as u32;
+    assert_eq!(stacked, 0x1006, "the instruction after the NOP");
+}
