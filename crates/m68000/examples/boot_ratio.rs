@@ -26,8 +26,16 @@ fn main() {
     let t = std::time::Instant::now();
     let mut sum = 0;
     match which.as_str() {
-        "ours" => drop(run_ours(&rom, FRAMES, |bus| sum = bus.ram_sum())),
-        "m68k" => drop(run_theirs(&rom, FRAMES, |bus| sum = bus.ram_sum())),
+        "ours" => drop(run_ours(&rom, FRAMES, |f, bus| {
+            if f == FRAMES - 1 {
+                sum = bus.ram_sum()
+            }
+        })),
+        "m68k" => drop(run_theirs(&rom, FRAMES, |f, bus| {
+            if f == FRAMES - 1 {
+                sum = bus.ram_sum()
+            }
+        })),
         _ => {
             eprintln!("usage: boot_ratio ours|m68k");
             std::process::exit(2);

@@ -19,8 +19,8 @@ fn sonic2_boot_matches_m68k_frame_by_frame() {
     };
     let rom = std::fs::read(&path).expect("readable ROM");
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    let cpu = run_ours(&rom, FRAMES, |bus| ours.push(bus.ram_sum()));
-    let core = run_theirs(&rom, FRAMES, |bus| theirs.push(bus.ram_sum()));
+    let cpu = run_ours(&rom, FRAMES, |_, bus| ours.push(bus.ram_sum()));
+    let core = run_theirs(&rom, FRAMES, |_, bus| theirs.push(bus.ram_sum()));
     if let Some(f) = ours.iter().zip(&theirs).position(|(a, b)| a != b) {
         panic!("RAM differs after frame {f} (of {FRAMES})");
     }

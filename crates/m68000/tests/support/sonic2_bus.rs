@@ -193,8 +193,9 @@ impl m68k::AddressBus for Theirs {
     }
 }
 
-/// Boots on our core for `frames` frames, calling `each` with the bus after every frame.
-pub fn run_ours(rom: &[u8], frames: u64, mut each: impl FnMut(&MdBus)) -> m68000::Cpu {
+/// Boots on our core for `frames` frames, calling `each` with the frame number and the bus
+/// after every frame.
+pub fn run_ours(rom: &[u8], frames: u64, mut each: impl FnMut(u64, &MdBus)) -> m68000::Cpu {
     let mut bus = Ours(MdBus::new(rom.to_vec()));
     let mut cpu = m68000::Cpu::new();
     cpu.reset(&mut bus);
@@ -203,13 +204,14 @@ pub fn run_ours(rom: &[u8], frames: u64, mut each: impl FnMut(&MdBus)) -> m68000
         cpu.run(&mut bus, f * FRAME + VBLANK);
         cpu.set_ipl(6);
         cpu.run(&mut bus, (f + 1) * FRAME);
-        each(&bus.0);
+        each(f, &bus.0);
     }
     cpu
 }
 
-/// Boots on `m68k` for `frames` frames, calling `each` with the bus after every frame.
-pub fn run_theirs(rom: &[u8], frames: u64, mut each: impl FnMut(&MdBus)) -> m68k::CpuCore {
+/// Boots on `m68k` for `frames` frames, calling `each` with the frame number and the bus
+/// after every frame.
+pub fn run_theirs(rom: &[u8], frames: u64, mut each: impl FnMut(u64, &MdBus)) -> m68k::CpuCore {
     let mut bus = Theirs(MdBus::new(rom.to_vec()));
     let mut core = m68k::CpuCore::new();
     core.set_cpu_type(m68k::CpuType::M68000);
@@ -230,7 +232,7 @@ pub fn run_theirs(rom: &[u8], frames: u64, mut each: impl FnMut(&MdBus)) -> m68k
                 core.set_irq(6);
             }
         }
-        each(&bus.0);
+        each(f, &bus.0);
     }
     core
 }
