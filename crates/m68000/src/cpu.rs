@@ -75,16 +75,23 @@ pub struct Cpu {
 }
 
 /// Equal when everything but the (shared, constant) decode table is: registers, queue, clock,
-/// run state and interrupt line. The console compares states this way to skip idle loops.
+/// run state and interrupt line.
 impl PartialEq for Cpu {
     fn eq(&self, o: &Self) -> bool {
+        self.cycles == o.cycles && self.same_state_but_clock(o)
+    }
+}
+
+impl Cpu {
+    /// Equal in everything but the clock: what the console compares to recognise two passes
+    /// of an idle loop.
+    pub fn same_state_but_clock(&self, o: &Cpu) -> bool {
         self.regs == o.regs
             && self.other_sp == o.other_sp
             && self.sr == o.sr
             && self.pc == o.pc
             && self.ird == o.ird
             && self.irc == o.irc
-            && self.cycles == o.cycles
             && self.state == o.state
             && self.ipl == o.ipl
             && self.nmi_taken == o.nmi_taken

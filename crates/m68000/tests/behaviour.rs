@@ -272,3 +272,15 @@ fn trace_follows_the_instruction() {
     let stacked = (bus.word(0xFFFC) as u32) << 16 | bus.word(0xFFFE) as u32;
     assert_eq!(stacked, 0x1006, "the instruction after the NOP");
 }
+
+#[test]
+fn idle_loop_passes_compare_equal_but_for_the_clock() {
+    // loop: BRA.S loop
+    let (mut cpu, mut bus) = boot(&[0x60FE]);
+    cpu.step(&mut bus);
+    let first = cpu.clone();
+    cpu.step(&mut bus);
+    assert!(cpu.same_state_but_clock(&first));
+    assert_ne!(cpu, first, "the clock moved");
+    assert_eq!(cpu.cycles - first.cycles, 10);
+}
