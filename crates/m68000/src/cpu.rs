@@ -59,7 +59,7 @@ pub struct Cpu {
     /// Interrupt level on IPL0-2 (0 = none).
     pub ipl: u8,
     /// Level 7 is edge-triggered: set once taken, until IPL drops below 7.
-    pub(crate) nmi_taken: bool,
+    pub nmi_taken: bool,
     /// Whether a set T bit raises the trace exception after the instruction. Test runners
     /// that replay vectors recorded without trace processing clear it.
     pub trace_exceptions: bool,
