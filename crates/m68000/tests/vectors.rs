@@ -616,6 +616,9 @@ fn main() -> ExitCode {
     if unexpected.len() > 20 {
         println!("… and {} more unexpected results", unexpected.len() - 20);
     }
+    // The pinned `m68k` crate (the console's cross-check backend) has its own run in
+    // `crates/megadrive/tests/m68000_vectors.rs`.
+    println!("core: ours (crates/m68000, the console's default 68000)");
     println!("m68000 vectors: {passed} passed, {failed} failed");
     if parse_errors > 0 || !unexpected.is_empty() {
         println!(

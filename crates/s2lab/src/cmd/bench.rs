@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
-use megadrive::{Machine, Options};
+use megadrive::{CpuBackend, Machine, Options};
 use s2harness::store;
 use s2model::{Scenario, Stage, step};
 
@@ -22,6 +22,9 @@ pub struct BenchArgs {
     /// Seconds to spend on each measurement.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
+    #[arg(long, default_value = "ours")]
+    pub cpu: CpuBackend,
 }
 
 /// Repeats `f` (which returns frames done) for about `budget`; returns frames per second.
@@ -59,7 +62,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let rom = store::read_rom(&path).map_err(|e| anyhow!(e))?;
     let script = megadrive::input_script::parse(BOOT_SCRIPT).map_err(|e| anyhow!("{e}"))?;
     let console_fps = rate(budget, || {
-        let mut m = Machine::new(rom.bytes.clone(), Options::default()).expect("checked ROM");
+        let options = Options {
+            cpu: args.cpu,
+            ..Options::default()
+        };
+        let mut m = Machine::new(rom.bytes.clone(), options).expect("checked ROM");
         for &pad in &script {
             m.set_pad(0, pad);
             m.run_frame();
@@ -67,13 +74,14 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         script.len() as u64
     });
     println!(
-        "console:  {:>12.0} frames/s ({:.1}x a 60 Hz console; Sonic 2 boot script, {} frames, with video)",
+        "console:  {:>12.0} frames/s ({:.1}x a 60 Hz console; Sonic 2 boot script, {} frames, with video; 68000: {})",
         console_fps,
         console_fps / 60.0,
-        script.len()
+        script.len(),
+        args.cpu
     );
 
-    let game = s2harness::game::Game::boot(&rom).map_err(|e| anyhow!("{e}"))?;
+    let game = s2harness::game::Game::boot_with_cpu(&rom, args.cpu).map_err(|e| anyhow!("{e}"))?;
     let game_fps = rate(budget, || {
         let trace = game.run(&sc).expect("the bench scenario runs");
         trace.frames.len() as u64

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use megadrive::{Machine, Options, Region, input_script};
+use megadrive::{CpuBackend, Machine, Options, Region, input_script};
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -31,6 +31,9 @@ pub struct RunArgs {
     /// Console region: auto (from the header), us, jp or eu.
     #[arg(long, default_value = "auto")]
     pub region: String,
+    /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
+    #[arg(long, default_value = "ours")]
+    pub cpu: CpuBackend,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +162,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         rom,
         Options {
             region,
+            cpu: args.cpu,
             ..Options::default()
         },
     )
