@@ -277,7 +277,7 @@ impl Machine {
         // One match per run; each core's instruction loop is its own monomorphic copy.
         let exit = match &mut self.cpu {
             MainCpu::Ours(cpu) => run_core(cpu, &mut self.bus, target),
-            MainCpu::M68k(cpu) => run_core(cpu, &mut self.bus, target),
+            MainCpu::M68k(cpu) => run_core(cpu.as_mut(), &mut self.bus, target),
         };
         let sys = &mut self.bus.sys;
         if let Some(hit) = sys.watch_hit.take() {

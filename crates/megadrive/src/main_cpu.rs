@@ -62,14 +62,15 @@ pub struct Registers {
 #[derive(Clone, Debug)]
 pub enum MainCpu {
     Ours(m68000::Cpu),
-    M68k(Cpu68k),
+    /// Boxed: `m68k`'s core is several times the size of ours.
+    M68k(Box<Cpu68k>),
 }
 
 impl MainCpu {
     pub fn new(backend: CpuBackend) -> MainCpu {
         match backend {
             CpuBackend::Ours => MainCpu::Ours(m68000::Cpu::new()),
-            CpuBackend::M68k => MainCpu::M68k(Cpu68k::new()),
+            CpuBackend::M68k => MainCpu::M68k(Box::default()),
         }
     }
 

@@ -107,7 +107,7 @@ pub(super) fn read(r: &mut Reader) -> R<MainCpu> {
             };
             let mut cpu = Cpu68k::new();
             cpu.restore_state(&c);
-            Ok(MainCpu::M68k(cpu))
+            Ok(MainCpu::M68k(Box::new(cpu)))
         }
         _ => Err(r.invalid("68000 core tag (0 = ours, 1 = m68k)")),
     }
