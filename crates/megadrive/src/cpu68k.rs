@@ -95,10 +95,10 @@ pub fn gpgx17_clocks(opcode: u16, core_clocks: u32) -> u32 {
             0x0280..=0x0287 => 14,
             _ => core_clocks,
         },
-        // TAS to memory: 4 more than the 68000 (the table's read-modify-write figure).
-        4 if opcode & 0xFFC0 == 0x4AC0 && opcode & 0x0038 != 0 && opcode != 0x4AFC => {
-            core_clocks + 4
-        }
+        // TAS to memory: 4 more than the 68000 (the table's read-modify-write figure). Only
+        // the memory modes TAS has, (An) to abs.l: the other encodings (An, PC-relative,
+        // immediate) are illegal instructions and cost the exception alone, as in Musashi.
+        4 if opcode & 0xFFC0 == 0x4AC0 && matches!(opcode & 0x3F, 0x10..=0x39) => core_clocks + 4,
         // ADDQ.W #q,An: 4 in the table (the 68000 takes 8). Sonic 2 (Rev B at $EC0E4, the
         // Saxman decompressor that unpacks the sound driver) runs `addq.w #4,sp` once per
         // call: with 8 clocks its SEGA screen ends on frame 329 instead of Genesis Plus GX's

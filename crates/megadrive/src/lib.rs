@@ -1,4 +1,5 @@
-//! The Sega Mega Drive / Genesis: the 68000 behind our bus, the VDP, I/O, the Z80 side and sound.
+//! The Sega Mega Drive / Genesis: the 68000 (our `m68000`, or `m68k` to cross-check) behind our
+//! bus, the VDP, I/O, the Z80 side and sound.
 //!
 //! Start at [`machine::Machine`]: it owns the CPUs and the [`bus::System`] (cartridge, work
 //! RAM, I/O, VDP, Z80 bus, YM2612, PSG) and schedules them on one master clock.
@@ -14,6 +15,7 @@ pub mod frontend;
 pub mod input_script;
 pub mod io;
 pub mod machine;
+pub mod main_cpu;
 pub mod mode;
 pub mod psg;
 pub mod sound_cpu;
@@ -28,5 +30,6 @@ pub use cartridge::RomError;
 pub use clock::Region;
 pub use io::{PadKind, buttons};
 pub use machine::{Machine, Options, RunStop};
+pub use main_cpu::CpuBackend;
 pub use mode::Mode;
 pub use state::StateError;

@@ -12,9 +12,10 @@
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, Cpu68k, Cpu68kState, gpgx17_clocks};
+use crate::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
+use crate::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
 use crate::psg::Psg;
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
@@ -32,20 +33,18 @@ const POWER_ON_MCLK: u64 = 1004;
 
 /// A candidate idle loop of [`Machine::run_cpu`]: the CPU state at the target of the last
 /// backward branch and the clock then.
-#[derive(Default)]
-struct IdleLoop {
-    armed: bool,
+struct IdleLoop<S> {
     pc: u32,
     at: u64,
-    state: Cpu68kState,
+    /// `None` until a backward branch arms it.
+    state: Option<S>,
 }
 
-impl IdleLoop {
-    fn arm(&mut self, pc: u32, bus: &mut Bus, core: &m68k::CpuCore) {
-        self.armed = true;
+impl<S> IdleLoop<S> {
+    fn arm<C: BoundaryCore<Snapshot = S>>(&mut self, pc: u32, bus: &mut Bus, core: &C::View) {
         self.pc = pc;
         self.at = bus.sys.now;
-        self.state = Cpu68k::state_of(core);
+        self.state = Some(C::snapshot(core));
         bus.sys.touched = false;
     }
 }
@@ -57,6 +56,8 @@ pub struct Options {
     pub region: Option<Region>,
     pub pads: [PadKind; 2],
     pub timing: Timing,
+    /// Which 68000 core runs the console.
+    pub cpu: CpuBackend,
 }
 
 impl Default for Options {
@@ -66,6 +67,7 @@ impl Default for Options {
             // Genesis Plus GX (and stable-retro) plug a 6-button pad into port 1 by default.
             pads: [PadKind::SixButton, PadKind::SixButton],
             timing: Timing::default(),
+            cpu: CpuBackend::default(),
         }
     }
 }
@@ -95,7 +97,7 @@ pub enum RunStop {
 /// The console.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    pub cpu: Cpu68k,
+    pub cpu: MainCpu,
     pub bus: Bus,
     pub region: Region,
     /// Lines since the frame started (0 = first line of vertical blanking).
@@ -136,7 +138,7 @@ impl Machine {
             z80_touched: false,
         };
         let mut m = Machine {
-            cpu: Cpu68k::new(),
+            cpu: MainCpu::new(options.cpu),
             bus: Bus {
                 sys,
                 z80: SoundCpu::new(),
@@ -273,38 +275,11 @@ impl Machine {
         if sys.now >= target {
             return None;
         }
-        self.cpu.set_irq(sys.vdp.irq_level());
-        // With refresh stalls the clock does not advance by whole passes.
-        let skip_idle = !sys.timing.refresh_stall;
-        let mut idle = IdleLoop::default();
-        let exit = self.cpu.run_with_boundaries(&mut self.bus, |bus, b, core| {
-            let timing = bus.sys.timing;
-            let clocks = match timing.interrupt_clocks {
-                Some(c) if b.interrupt => c,
-                _ if timing.musashi_clocks && !b.interrupt => gpgx17_clocks(b.opcode, b.cpu_clocks),
-                _ => b.cpu_clocks,
-            };
-            bus.advance_cpu(clocks);
-            let from = std::mem::replace(&mut bus.sys.pc, b.pc);
-            if skip_idle {
-                if b.pc == idle.pc && idle.armed {
-                    if !bus.sys.touched && idle.state == Cpu68k::state_of(core) {
-                        let now = bus.sys.now;
-                        let pass = now - idle.at;
-                        if now < target && pass > 0 {
-                            bus.sys.now += (target - 1 - now) / pass * pass;
-                        }
-                    }
-                    idle.arm(b.pc, bus, core);
-                } else if b.pc <= from && !b.interrupt {
-                    idle.arm(b.pc, bus, core);
-                }
-            }
-            BoundaryControl {
-                stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
-                irq_level: bus.sys.vdp.irq_level(),
-            }
-        });
+        // One match per run; each core's instruction loop is its own monomorphic copy.
+        let exit = match &mut self.cpu {
+            MainCpu::Ours(cpu) => run_core(cpu, &mut self.bus, target),
+            MainCpu::M68k(cpu) => run_core(cpu.as_mut(), &mut self.bus, target),
+        };
         let sys = &mut self.bus.sys;
         if let Some(hit) = sys.watch_hit.take() {
             return Some(hit);
@@ -457,4 +432,51 @@ impl Machine {
     pub fn position(&self) -> (u64, u16) {
         (self.frame_count, self.frame_line)
     }
+}
+
+/// [`Machine::run_cpu`]'s loop for one core: runs it to `target`, moving the clock once per
+/// instruction at its boundary (every access of an instruction happens at its start clock, which
+/// the Genesis Plus GX 1.7 results depend on) and skipping idle-loop passes.
+fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> BoundaryExit {
+    cpu.prepare(&bus.sys.timing);
+    cpu.set_irq(bus.sys.vdp.irq_level());
+    // With refresh stalls the clock does not advance by whole passes.
+    let skip_idle = !bus.sys.timing.refresh_stall;
+    let mut idle = IdleLoop::<C::Snapshot> {
+        pc: 0,
+        at: 0,
+        state: None,
+    };
+    cpu.run_with_boundaries(bus, |bus, b, core| {
+        let timing = bus.sys.timing;
+        let clocks = match timing.interrupt_clocks {
+            Some(c) if b.interrupt => c,
+            _ if C::TABLE_CLOCKS && timing.musashi_clocks && !b.interrupt => {
+                gpgx17_clocks(b.opcode, b.cpu_clocks)
+            }
+            _ => b.cpu_clocks,
+        };
+        bus.advance_cpu(clocks);
+        let from = std::mem::replace(&mut bus.sys.pc, b.pc);
+        if skip_idle {
+            if b.pc == idle.pc
+                && let Some(state) = &idle.state
+            {
+                if !bus.sys.touched && C::same_but_clock(state, core) {
+                    let now = bus.sys.now;
+                    let pass = now - idle.at;
+                    if now < target && pass > 0 {
+                        bus.sys.now += (target - 1 - now) / pass * pass;
+                    }
+                }
+                idle.arm::<C>(b.pc, bus, core);
+            } else if b.pc <= from && !b.interrupt {
+                idle.arm::<C>(b.pc, bus, core);
+            }
+        }
+        BoundaryControl {
+            stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
+            irq_level: bus.sys.vdp.irq_level(),
+        }
+    })
 }

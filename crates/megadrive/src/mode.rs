@@ -13,6 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::machine::Machine;
+use crate::main_cpu::MainCpu;
 
 /// Host sample rate [`Mode::Full`] starts sound at when it was off.
 pub const FULL_MODE_AUDIO_RATE: u32 = 48_000;
@@ -123,7 +124,13 @@ pub fn observable_difference(a: &Machine, b: &Machine) -> Option<String> {
     let (ya, yb) = (&sa.ym, &sb.ym);
     differ("master clock", &sa.now, &sb.now)
         .or_else(|| differ("position", &a.position(), &b.position()))
-        .or_else(|| differ("68000", &a.cpu.save_state(), &b.cpu.save_state()))
+        .or_else(|| match (&a.cpu, &b.cpu) {
+            (MainCpu::Ours(x), MainCpu::Ours(y)) => differ("68000", x, y),
+            (MainCpu::M68k(x), MainCpu::M68k(y)) => {
+                differ("68000", &x.save_state(), &y.save_state())
+            }
+            _ => Some("68000: different cores".to_string()),
+        })
         .or_else(|| first_byte("work RAM", &sa.ram, &sb.ram))
         .or_else(|| differ("VDP registers", &va.regs, &vb.regs))
         .or_else(|| differ("VDP status", &va.status, &vb.status))

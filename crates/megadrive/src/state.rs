@@ -3,18 +3,21 @@
 //! Layout: the magic `MDST`, a format version (u32), the ROM's length and FNV-1a hash (a state
 //! loads only into a machine built from the same ROM), then every component in a fixed order,
 //! little-endian, variable-length fields prefixed with their length. The line renderer keeps
-//! no state across frames and restarts from its initial state.
+//! no state across frames and restarts from its initial state. The 68000's part names its core
+//! (ours or `m68k`), and loading a state brings that core back with it.
 
 use crate::bus::Watch;
-use crate::cpu68k::Cpu68kState;
 use crate::io::{Pad, PadKind};
 use crate::machine::{Machine, Phase};
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
 
+mod cpu;
+
 const MAGIC: &[u8; 4] = b"MDST";
-/// Bump on any layout change. 4: the 68000's double-bus-fault halt.
-pub const STATE_VERSION: u32 = 4;
+/// Bump on any layout change. 4: the 68000's double-bus-fault halt; 5: which 68000 core,
+/// then its state.
+pub const STATE_VERSION: u32 = 5;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,28 +252,8 @@ impl Machine {
         w.u64(self.frame_count);
         w.u64(self.line_start);
 
-        // 68000.
-        let c = self.cpu.save_state();
-        w.u32s(&c.dar);
-        w.u32s(&c.sp);
-        for v in [c.pc, c.ppc] {
-            w.u32(v);
-        }
-        w.u16(c.sr);
-        for v in [c.ir, c.int_level, c.stopped] {
-            w.u32(v);
-        }
-        w.u16s(&c.prefetch_queue);
-        w.u8(c.prefetch_count);
-        for v in [
-            c.pending_sync_clocks,
-            c.run_mode,
-            c.nmi_pending,
-            c.virq_state,
-        ] {
-            w.u32(v);
-        }
-        w.bool(c.halted);
+        // 68000: which core, then its state.
+        cpu::write(&mut w, &self.cpu);
 
         // Z80.
         let z = &self.bus.z80;
@@ -460,24 +443,7 @@ impl Machine {
         self.frame_count = r.u64()?;
         self.line_start = r.u64()?;
 
-        let c = Cpu68kState {
-            dar: r.u32_array()?,
-            sp: r.u32_array()?,
-            pc: r.u32()?,
-            ppc: r.u32()?,
-            sr: r.u16()?,
-            ir: r.u32()?,
-            int_level: r.u32()?,
-            stopped: r.u32()?,
-            prefetch_queue: r.u16_array()?,
-            prefetch_count: r.u8()?,
-            pending_sync_clocks: r.u32()?,
-            run_mode: r.u32()?,
-            nmi_pending: r.u32()?,
-            virq_state: r.u32()?,
-            halted: r.bool()?,
-        };
-        self.cpu.restore_state(&c);
+        self.cpu = cpu::read(&mut r)?;
 
         let mut z = SoundCpu::new();
         {

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use megadrive::CpuBackend;
 use megadrive::io::PadKind;
 use megadrive::machine::{Machine, Options};
 use megadrive::mode::Mode;
@@ -216,8 +217,13 @@ pub struct Game {
 }
 
 impl Game {
-    /// Boots `rom` (a known revision) to the ready state (§5.1).
+    /// Boots `rom` (a known revision) to the ready state (§5.1) on the default 68000 core.
     pub fn boot(rom: &RomImage) -> Result<Game, HarnessError> {
+        Game::boot_with_cpu(rom, CpuBackend::default())
+    }
+
+    /// [`Game::boot`] with the console's 68000 core chosen (every scenario runs on it too).
+    pub fn boot_with_cpu(rom: &RomImage, cpu: CpuBackend) -> Result<Game, HarnessError> {
         let known = require_known(rom).map_err(|m| HarnessError {
             frame: None,
             message: m,
@@ -226,6 +232,7 @@ impl Game {
         let options = Options {
             // MAME's genesis driver, which recorded the reference traces, plugs in 3-button pads.
             pads: [PadKind::ThreeButton, PadKind::ThreeButton],
+            cpu,
             ..Options::default()
         };
         let mut m = Machine::new(rom.bytes.clone(), options).map_err(|e| HarnessError {
@@ -296,6 +303,25 @@ impl Game {
         sc: &Scenario,
         stop_flag: &std::sync::atomic::AtomicBool,
     ) -> Result<Trace, HarnessError> {
+        self.run_observed_until(sc, stop_flag, |_, _| {})
+    }
+
+    /// [`Game::run`], showing `observe` the machine at the end of every scenario frame.
+    pub fn run_observed(
+        &self,
+        sc: &Scenario,
+        observe: impl FnMut(usize, &Machine),
+    ) -> Result<Trace, HarnessError> {
+        self.run_observed_until(sc, &std::sync::atomic::AtomicBool::new(false), observe)
+    }
+
+    /// [`Game::run_observed`] with [`Game::run_until`]'s stop flag.
+    pub fn run_observed_until(
+        &self,
+        sc: &Scenario,
+        stop_flag: &std::sync::atomic::AtomicBool,
+        mut observe: impl FnMut(usize, &Machine),
+    ) -> Result<Trace, HarnessError> {
         let mut m = self.ready.clone();
         let s = &self.sym;
         // B_0: the main loop's write of 8 to Vint_routine.
@@ -324,6 +350,7 @@ impl Game {
             // Ctrl_1 and the pad share the SACBRLDU bit order.
             m.set_pad(0, held as u16);
             self.to_boundary(&mut m, Some(k))?;
+            observe(k, &m);
             let values = self.sample(&m);
             self.check_frame(&m, k, held, prev_held, &mut counters)?;
             prev_held = held;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
-use megadrive::{Machine, Mode, Options};
+use megadrive::{CpuBackend, Machine, Mode, Options};
 use s2harness::store;
 use s2model::{Scenario, Stage, step};
 
@@ -31,6 +31,9 @@ pub struct BenchArgs {
     /// Seconds to spend on the model and harness measurements.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
+    #[arg(long, default_value = "ours")]
+    pub cpu: CpuBackend,
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -49,8 +52,18 @@ fn rate(budget: Duration, mut f: impl FnMut() -> u64) -> f64 {
 
 /// Runs `rom` from power-on for `frames` frames of the bench script in `mode`, taking the sound
 /// every frame as a frontend would; returns the seconds spent (power-on excluded).
-pub fn console_seconds(rom: &[u8], mode: Mode, frames: u64, script: &[u16]) -> Result<f64> {
-    let mut m = Machine::new(rom.to_vec(), Options::default()).map_err(|e| anyhow!("{e}"))?;
+pub fn console_seconds(
+    rom: &[u8],
+    mode: Mode,
+    cpu: CpuBackend,
+    frames: u64,
+    script: &[u16],
+) -> Result<f64> {
+    let options = Options {
+        cpu,
+        ..Options::default()
+    };
+    let mut m = Machine::new(rom.to_vec(), options).map_err(|e| anyhow!("{e}"))?;
     m.set_mode(mode);
     let mut audio = Vec::with_capacity(8192);
     let start = Instant::now();
@@ -81,7 +94,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         let path = store::locate(args.rom.as_deref(), "revb").map_err(|e| anyhow!(e))?;
         let rom = std::fs::read(&path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         for &mode in &args.mode {
-            let seconds = console_seconds(&rom, mode, args.frames, &script)?;
+            let seconds = console_seconds(&rom, mode, args.cpu, args.frames, &script)?;
             print_console(mode, args.frames, seconds);
         }
         return Ok(ExitCode::SUCCESS);
@@ -110,11 +123,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     };
     let rom = store::read_rom(&path).map_err(|e| anyhow!(e))?;
     for mode in Mode::ALL {
-        let seconds = console_seconds(&rom.bytes, mode, args.frames, &script)?;
+        let seconds = console_seconds(&rom.bytes, mode, args.cpu, args.frames, &script)?;
         print_console(mode, args.frames, seconds);
     }
 
-    let game = s2harness::game::Game::boot(&rom).map_err(|e| anyhow!("{e}"))?;
+    let game = s2harness::game::Game::boot_with_cpu(&rom, args.cpu).map_err(|e| anyhow!("{e}"))?;
     let game_fps = rate(budget, || {
         let trace = game.run(&sc).expect("the bench scenario runs");
         trace.frames.len() as u64

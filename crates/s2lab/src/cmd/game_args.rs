@@ -1,8 +1,9 @@
-//! The options every command that runs the game shares: which ROM.
+//! The options every command that runs the game shares: which ROM, and which 68000 core.
 
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
+use megadrive::CpuBackend;
 use s2harness::game::Game;
 use s2harness::rom::RomImage;
 use s2harness::store;
@@ -15,6 +16,9 @@ pub struct RomOpt {
     /// Which revision to take from the store when no ROM is given: rev00, reva or revb.
     #[arg(long, default_value = "revb")]
     pub revision: String,
+    /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
+    #[arg(long, default_value = "ours")]
+    pub cpu: CpuBackend,
 }
 
 impl RomOpt {
@@ -28,7 +32,8 @@ impl RomOpt {
     /// Finds, checks and boots the ROM to Emerald Hill Act 1.
     pub fn boot(&self) -> Result<Game> {
         let (path, rom) = self.read()?;
-        let game = Game::boot(&rom).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let game =
+            Game::boot_with_cpu(&rom, self.cpu).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         eprintln!(
             "{}: Sonic 2 {}, booted to Emerald Hill Act 1 in {} frames",
             path.display(),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use megadrive::{Machine, Mode, Options, Region, input_script};
+use megadrive::{CpuBackend, Machine, Mode, Options, Region, input_script};
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -37,6 +37,9 @@ pub struct RunArgs {
     /// Write a save state after the last frame.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
+    /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
+    #[arg(long, default_value = "ours")]
+    pub cpu: CpuBackend,
 }
 
 /// The longest run: what an input script may hold.
@@ -177,6 +180,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         rom,
         Options {
             region,
+            cpu: args.cpu,
             ..Options::default()
         },
     )

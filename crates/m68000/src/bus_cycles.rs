@@ -1,0 +1,193 @@
+//! Bus cycles and the prefetch queue: every access goes through here, is told its start clock
+//! and adds 4 clocks plus the bus's wait states; word and long accesses at odd addresses raise
+//! the address error instead of reaching the bus.
+
+use crate::cpu::{AddressError, Cpu, Result};
+use crate::{Bus, FunctionCode};
+
+impl Cpu {
+    #[inline(always)]
+    pub(crate) fn idle(&mut self, clocks: u32) {
+        self.cycles += clocks as u64;
+    }
+
+    #[inline(always)]
+    pub(crate) fn data_fc(&self) -> FunctionCode {
+        // 1 in user mode, 5 in supervisor mode (S is bit 13).
+        1 | ((self.sr >> 11) & 4) as FunctionCode
+    }
+
+    #[inline(always)]
+    pub(crate) fn program_fc(&self) -> FunctionCode {
+        2 | ((self.sr >> 11) & 4) as FunctionCode
+    }
+
+    #[inline(always)]
+    pub(crate) fn read_word<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        fc: FunctionCode,
+    ) -> Result<u16> {
+        if addr & 1 != 0 {
+            return Err(AddressError {
+                addr,
+                write: false,
+                fc,
+                fetch: fc & 3 == 2,
+            });
+        }
+        let v = bus.read_word(addr & 0xFF_FFFF, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        Ok(v)
+    }
+
+    #[inline(always)]
+    pub(crate) fn read_byte<B: Bus>(&mut self, bus: &mut B, addr: u32, fc: FunctionCode) -> u8 {
+        let v = bus.read_byte(addr & 0xFF_FFFF, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        v
+    }
+
+    #[inline(always)]
+    pub(crate) fn write_word<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        value: u16,
+        fc: FunctionCode,
+    ) -> Result<()> {
+        if addr & 1 != 0 {
+            return Err(AddressError {
+                addr,
+                write: true,
+                fc,
+                fetch: false,
+            });
+        }
+        bus.write_word(addr & 0xFF_FFFF, value, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        Ok(())
+    }
+
+    #[inline(always)]
+    pub(crate) fn write_byte<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        value: u8,
+        fc: FunctionCode,
+    ) {
+        bus.write_byte(addr & 0xFF_FFFF, value, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+    }
+
+    /// Data read of `size` bytes (1, 2 or 4; a long is two word cycles, high word first).
+    #[inline(always)]
+    pub(crate) fn read_data<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        fc: FunctionCode,
+    ) -> Result<u32> {
+        match size {
+            1 => Ok(self.read_byte(bus, addr, fc) as u32),
+            2 => Ok(self.read_word(bus, addr, fc)? as u32),
+            _ => {
+                let hi = self.read_word(bus, addr, fc)? as u32;
+                let lo = self.read_word(bus, addr.wrapping_add(2), fc)? as u32;
+                Ok(hi << 16 | lo)
+            }
+        }
+    }
+
+    /// Data write, a long high word first.
+    #[inline(always)]
+    pub(crate) fn write_data<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
+        let fc = self.data_fc();
+        match size {
+            1 => {
+                self.write_byte(bus, addr, value as u8, fc);
+                Ok(())
+            }
+            2 => self.write_word(bus, addr, value as u16, fc),
+            _ => {
+                self.write_word(bus, addr, (value >> 16) as u16, fc)?;
+                self.write_word(bus, addr.wrapping_add(2), value as u16, fc)
+            }
+        }
+    }
+
+    /// Data write of a long, low word first (read-modify-write instructions and -(An)).
+    #[inline]
+    pub(crate) fn write_data_low_first<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u8,
+        value: u32,
+    ) -> Result<()> {
+        if size != 4 {
+            return self.write_data(bus, addr, size, value);
+        }
+        let fc = self.data_fc();
+        if addr & 1 != 0 {
+            return Err(AddressError {
+                addr,
+                write: true,
+                fc,
+                fetch: false,
+            });
+        }
+        self.write_word(bus, addr.wrapping_add(2), value as u16, fc)?;
+        self.write_word(bus, addr, (value >> 16) as u16, fc)
+    }
+
+    // ---- the prefetch queue ----
+
+    /// Takes IRC as an extension word and fetches the next one.
+    #[inline(always)]
+    pub(crate) fn ext_word<B: Bus>(&mut self, bus: &mut B) -> Result<u16> {
+        let w = self.irc;
+        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
+        self.pc = self.pc.wrapping_add(2);
+        Ok(w)
+    }
+
+    #[inline]
+    pub(crate) fn ext_long<B: Bus>(&mut self, bus: &mut B) -> Result<u32> {
+        let hi = self.ext_word(bus)? as u32;
+        Ok(hi << 16 | self.ext_word(bus)? as u32)
+    }
+
+    /// The closing prefetch: IRD takes IRC and the next word is fetched.
+    #[inline(always)]
+    pub(crate) fn prefetch<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
+        self.ird = self.irc;
+        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
+        self.pc = self.pc.wrapping_add(2);
+        Ok(())
+    }
+
+    /// Fetches IRC from `target` (the first fetch after a jump).
+    #[inline(always)]
+    pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        self.irc = self.read_word(bus, target, self.program_fc())?;
+        self.pc = target.wrapping_add(2);
+        Ok(())
+    }
+
+    /// Refills the whole queue from `target`: two fetches.
+    #[inline(always)]
+    pub(crate) fn jump_fill<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        self.fetch_irc_at(bus, target)?;
+        self.prefetch(bus)
+    }
+}

@@ -1,0 +1,307 @@
+//! Registers, the prefetch queue, bus cycles and the instruction loop.
+
+use crate::decode::{self, Op};
+use crate::timing::Timing;
+use crate::{Bus, FunctionCode};
+
+pub(crate) const SR_T: u16 = 0x8000;
+pub(crate) const SR_S: u16 = 0x2000;
+pub(crate) const C: u16 = 1;
+pub(crate) const V: u16 = 2;
+pub(crate) const Z: u16 = 4;
+pub(crate) const N: u16 = 8;
+pub(crate) const X: u16 = 16;
+
+/// A bus cycle the 68000 could not make: a word or long access at an odd address. The
+/// instruction is abandoned and group 0 exception processing stacks what is recorded here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AddressError {
+    pub addr: u32,
+    pub write: bool,
+    pub fc: FunctionCode,
+    /// The access was an instruction fetch (the I/N bit of the stacked status word is clear).
+    #[allow(dead_code)]
+    pub fetch: bool,
+}
+
+pub(crate) type Result<T> = core::result::Result<T, AddressError>;
+
+/// What the CPU is doing between instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    /// Executed STOP: waits for an interrupt above the mask (or trace).
+    Stopped,
+    /// Double bus fault: an address error while processing a group 0 exception. Only a reset
+    /// gets the CPU going again; the rest of the machine runs on.
+    Halted,
+}
+
+/// The 68000's programmer-visible state plus the prefetch queue and the clock.
+#[derive(Clone)]
+pub struct Cpu {
+    /// D0-D7 then A0-A7 (A7 is the active stack pointer), so an index word's register field
+    /// (bits 12-15) indexes it directly.
+    pub regs: [u32; 16],
+    /// The inactive stack pointer: USP in supervisor mode, SSP in user mode.
+    pub other_sp: u32,
+    /// Status register, CCR included.
+    pub sr: u16,
+    /// Address of the next prefetch (the instruction's own address plus 4 while it runs).
+    pub pc: u32,
+    /// The instruction register (opcode of the instruction executing or about to).
+    pub ird: u16,
+    /// The prefetched word after IRD.
+    pub irc: u16,
+    /// Absolute CPU clock.
+    pub cycles: u64,
+    pub state: RunState,
+    /// Interrupt level on IPL0-2 (0 = none).
+    pub ipl: u8,
+    /// Level 7 is edge-triggered: set once taken, until IPL drops below 7.
+    pub nmi_taken: bool,
+    /// Whether a set T bit raises the trace exception after the instruction. Test runners
+    /// that replay vectors recorded without trace processing clear it.
+    pub trace_exceptions: bool,
+    pub timing: Timing,
+    /// Trace was armed at the start of the instruction.
+    pub(crate) trace_armed: bool,
+    /// How far behind the prefetch address the PC stacked by an address error is; depends
+    /// on where the microcode is (set by the addressing mode about to be used).
+    pub(crate) fault_pc_back: u32,
+    /// CCR before a MOVE set its flags (a MOVE.L write fault may stack it).
+    pub(crate) saved_ccr_for_fault: u16,
+    pub(crate) table: &'static [Op; 65536],
+}
+
+/// Equal when everything but the (shared, constant) decode table is: registers, queue, clock,
+/// run state and interrupt line.
+impl PartialEq for Cpu {
+    fn eq(&self, o: &Self) -> bool {
+        self.cycles == o.cycles && self.same_state_but_clock(o)
+    }
+}
+
+impl Cpu {
+    /// Equal in everything but the clock: what the console compares to recognise two passes
+    /// of an idle loop.
+    pub fn same_state_but_clock(&self, o: &Cpu) -> bool {
+        self.regs == o.regs
+            && self.other_sp == o.other_sp
+            && self.sr == o.sr
+            && self.pc == o.pc
+            && self.ird == o.ird
+            && self.irc == o.irc
+            && self.state == o.state
+            && self.ipl == o.ipl
+            && self.nmi_taken == o.nmi_taken
+            && self.trace_exceptions == o.trace_exceptions
+            && self.timing == o.timing
+    }
+}
+
+impl Eq for Cpu {}
+
+impl core::fmt::Debug for Cpu {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cpu")
+            .field("regs", &self.regs)
+            .field("other_sp", &self.other_sp)
+            .field("sr", &self.sr)
+            .field("pc", &self.pc)
+            .field("ird", &self.ird)
+            .field("irc", &self.irc)
+            .field("cycles", &self.cycles)
+            .field("state", &self.state)
+            .field("ipl", &self.ipl)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cpu {
+    pub fn new() -> Self {
+        Self {
+            regs: [0; 16],
+            other_sp: 0,
+            sr: 0x2700,
+            pc: 0,
+            ird: 0,
+            irc: 0,
+            cycles: 0,
+            state: RunState::Running,
+            ipl: 0,
+            nmi_taken: false,
+            trace_exceptions: true,
+            timing: Timing::Hardware,
+            trace_armed: false,
+            fault_pc_back: 2,
+            saved_ccr_for_fault: 0,
+            table: decode::table(),
+        }
+    }
+
+    /// USP whatever the mode.
+    pub fn usp(&self) -> u32 {
+        if self.sr & SR_S != 0 {
+            self.other_sp
+        } else {
+            self.regs[15]
+        }
+    }
+    /// SSP whatever the mode.
+    pub fn ssp(&self) -> u32 {
+        if self.sr & SR_S != 0 {
+            self.regs[15]
+        } else {
+            self.other_sp
+        }
+    }
+    pub fn set_usp(&mut self, v: u32) {
+        if self.sr & SR_S != 0 {
+            self.other_sp = v
+        } else {
+            self.regs[15] = v
+        }
+    }
+    pub fn set_ssp(&mut self, v: u32) {
+        if self.sr & SR_S != 0 {
+            self.regs[15] = v
+        } else {
+            self.other_sp = v
+        }
+    }
+
+    /// Writes SR, swapping stack pointers when S changes. Unused bits read as 0.
+    pub fn set_sr(&mut self, value: u16) {
+        let value = value & 0xA71F;
+        if (value ^ self.sr) & SR_S != 0 {
+            core::mem::swap(&mut self.regs[15], &mut self.other_sp);
+        }
+        self.sr = value;
+    }
+
+    /// Asserts an interrupt priority level on IPL0-2 (0 = none). Taking the interrupt
+    /// clears it: the host re-asserts whatever is still pending.
+    pub fn set_ipl(&mut self, level: u8) {
+        if level < 7 {
+            self.nmi_taken = false;
+        }
+        self.ipl = level & 7;
+    }
+
+    /// Address of the next instruction (the prefetch address less the two queued words).
+    pub fn instruction_pc(&self) -> u32 {
+        self.pc.wrapping_sub(4)
+    }
+
+    /// Hardware reset: supervisor mode, mask 7, SSP and PC from vectors 0 and 1, queue filled.
+    pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        self.state = RunState::Running;
+        self.set_sr(0x2700 | (self.sr & SR_S));
+        self.sr = 0x2700;
+        // Reset processing: 40 clocks from the manual, the four vector reads and two fetches
+        // among them.
+        self.cycles += 16;
+        if let Err(e) = self.reset_sequence(bus) {
+            let _ = e;
+            self.state = RunState::Halted;
+        }
+    }
+
+    fn reset_sequence<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
+        let hi = self.read_word(bus, 0, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        let lo = self.read_word(bus, 2, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        self.regs[15] = hi << 16 | lo;
+        let hi = self.read_word(bus, 4, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        let lo = self.read_word(bus, 6, crate::FC_SUPERVISOR_PROGRAM)? as u32;
+        self.jump_fill(bus, hi << 16 | lo)
+    }
+
+    // ---- the instruction loop ----
+
+    /// Runs instructions (and exceptions) until the clock reaches `until`. An instruction is
+    /// never split, so the clock may pass `until`.
+    pub fn run<B: Bus>(&mut self, bus: &mut B, until: u64) {
+        while self.cycles < until {
+            if self.ipl != 0 && self.interrupt_pending() {
+                self.step(bus);
+            } else if self.state != RunState::Running {
+                // Stopped or halted: nothing happens on the bus until an interrupt (or a
+                // reset), which the host raises between runs.
+                self.cycles = until;
+                return;
+            } else {
+                self.instruction(bus);
+            }
+        }
+    }
+
+    /// Whether an interrupt would be taken at the next boundary.
+    #[inline]
+    pub fn interrupt_pending(&self) -> bool {
+        let mask = ((self.sr >> 8) & 7) as u8;
+        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken))
+            && self.ipl != 0
+            && self.state != RunState::Halted
+    }
+
+    /// One instruction, or one interrupt entry, or (stopped/halted) 4 idle clocks.
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        if self.interrupt_pending() {
+            // STOP leaves the queue address on the STOP itself (the vectors' PC does not
+            // advance); the interrupt returns after its immediate word.
+            if self.state == RunState::Stopped {
+                self.pc = self.pc.wrapping_add(4);
+            }
+            self.state = RunState::Running;
+            let level = self.ipl;
+            if level == 7 {
+                self.nmi_taken = true;
+            }
+            if let Err(e) = self.interrupt(bus, level) {
+                self.address_error(bus, e);
+            }
+            return;
+        }
+        if self.state != RunState::Running {
+            self.cycles += 4;
+            return;
+        }
+        self.instruction(bus);
+    }
+
+    /// One instruction and the trace exception after it.
+    #[inline(always)]
+    fn instruction<B: Bus>(&mut self, bus: &mut B) {
+        // Trace is decided by T at the start of the instruction; an exception the instruction
+        // raises itself (illegal, privilege, address error) cancels it.
+        let traced = self.sr & SR_T != 0;
+        if traced {
+            self.trace_armed = self.trace_exceptions;
+        }
+        self.fault_pc_back = 2;
+        let op = self.ird;
+        match self.execute(bus, op) {
+            Ok(()) => {
+                if traced && self.trace_armed {
+                    self.trace_armed = false;
+                    if let Err(e) = self.trace(bus) {
+                        self.address_error(bus, e);
+                    }
+                }
+            }
+            Err(e) => self.address_error(bus, e),
+        }
+    }
+
+    #[inline(always)]
+    fn execute<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        crate::dispatch::dispatch(self, bus, op)
+    }
+}

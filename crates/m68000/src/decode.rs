@@ -1,0 +1,488 @@
+//! The opcode table: every one of the 65,536 words decoded once into the instruction it is
+//! (or `Illegal`/`LineA`/`LineF`), with invalid addressing modes weeded out here so the
+//! handlers need not check them.
+
+use std::sync::OnceLock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Op {
+    Illegal,
+    LineA,
+    LineF,
+    OriCcr,
+    OriSr,
+    AndiCcr,
+    AndiSr,
+    EoriCcr,
+    EoriSr,
+    Ori,
+    Andi,
+    Subi,
+    Addi,
+    Eori,
+    Cmpi,
+    BitDyn,
+    BitImm,
+    Movep,
+    Move,
+    Movea,
+    Moveq,
+    Negx,
+    MoveFromSr,
+    Chk,
+    Lea,
+    Clr,
+    Neg,
+    MoveToCcr,
+    Not,
+    MoveToSr,
+    Nbcd,
+    Pea,
+    Swap,
+    Ext,
+    MovemToMem,
+    MovemToReg,
+    Tst,
+    Tas,
+    Trap,
+    Link,
+    Unlk,
+    MoveUsp,
+    Reset,
+    Nop,
+    Stop,
+    Rte,
+    Rts,
+    Trapv,
+    Rtr,
+    Jsr,
+    Jmp,
+    Addq,
+    Subq,
+    Scc,
+    Dbcc,
+    Bra,
+    Bsr,
+    Bcc,
+    Divu,
+    Divs,
+    Sbcd,
+    Abcd,
+    Or,
+    And,
+    Sub,
+    Add,
+    Cmp,
+    Eor,
+    OrToEa,
+    AndToEa,
+    SubToEa,
+    AddToEa,
+    Suba,
+    Adda,
+    Cmpa,
+    Subx,
+    Addx,
+    Cmpm,
+    Mulu,
+    Muls,
+    Exg,
+    ShiftReg,
+    ShiftMem,
+}
+
+// Addressing-mode classes (bit per mode 0-6, then 7.0-7.4 as bits 7-11).
+const DN: u16 = 1;
+const AN: u16 = 2;
+const MEM_ALT: u16 = 0x1FC; // (An) to d8(An,Xn), abs.W, abs.L
+const PC_REL: u16 = 0x600;
+const IMM: u16 = 0x800;
+const ALL: u16 = DN | AN | MEM_ALT | PC_REL | IMM;
+const DATA: u16 = ALL & !AN;
+const DATA_ALT: u16 = DN | MEM_ALT;
+const ALTERABLE: u16 = DN | AN | MEM_ALT;
+const CONTROL: u16 = 0x64 | 0x180 | PC_REL;
+
+fn mode_bit(mode: u16, reg: u16) -> u16 {
+    if mode < 7 {
+        1 << mode
+    } else if reg < 5 {
+        1 << (7 + reg)
+    } else {
+        0
+    }
+}
+
+fn ea_in(op: u16, class: u16) -> bool {
+    mode_bit((op >> 3) & 7, op & 7) & class != 0
+}
+
+fn decode(op: u16) -> Op {
+    let size = (op >> 6) & 3;
+    match op >> 12 {
+        0x0 => {
+            if op & 0x0138 == 0x0108 {
+                return Op::Movep;
+            }
+            if op & 0x0100 != 0 {
+                // BTST/BCHG/BCLR/BSET Dn,<ea>
+                let class = if size == 0 { DATA } else { DATA_ALT };
+                return if ea_in(op, class) {
+                    Op::BitDyn
+                } else {
+                    Op::Illegal
+                };
+            }
+            match op {
+                0x003C => return Op::OriCcr,
+                0x007C => return Op::OriSr,
+                0x023C => return Op::AndiCcr,
+                0x027C => return Op::AndiSr,
+                0x0A3C => return Op::EoriCcr,
+                0x0A7C => return Op::EoriSr,
+                _ => {}
+            }
+            let kind = (op >> 9) & 7;
+            if kind == 4 {
+                // Static bit: size field is the operation.
+                let class = if size == 0 { DATA & !IMM } else { DATA_ALT };
+                return if ea_in(op, class) {
+                    Op::BitImm
+                } else {
+                    Op::Illegal
+                };
+            }
+            if size == 3 {
+                return Op::Illegal;
+            }
+            let class = if kind == 6 { DATA & !IMM } else { DATA_ALT };
+            if !ea_in(op, class) {
+                return Op::Illegal;
+            }
+            match kind {
+                0 => Op::Ori,
+                1 => Op::Andi,
+                2 => Op::Subi,
+                3 => Op::Addi,
+                5 => Op::Eori,
+                6 => Op::Cmpi,
+                _ => Op::Illegal,
+            }
+        }
+        0x1..=0x3 => {
+            let dst_mode = (op >> 6) & 7;
+            let dst_reg = (op >> 9) & 7;
+            let byte = op >> 12 == 1;
+            let src_class = if byte { DATA } else { ALL };
+            if !ea_in(op, src_class) {
+                return Op::Illegal;
+            }
+            if dst_mode == 1 {
+                return if byte { Op::Illegal } else { Op::Movea };
+            }
+            if mode_bit(dst_mode, dst_reg) & DATA_ALT == 0 {
+                return Op::Illegal;
+            }
+            Op::Move
+        }
+        0x4 => decode_line4(op),
+        0x5 => {
+            if size == 3 {
+                if op & 0x38 == 0x08 {
+                    return Op::Dbcc;
+                }
+                return if ea_in(op, DATA_ALT) {
+                    Op::Scc
+                } else {
+                    Op::Illegal
+                };
+            }
+            let class = if size == 0 { DATA_ALT } else { ALTERABLE };
+            if !ea_in(op, class) {
+                return Op::Illegal;
+            }
+            if op & 0x100 != 0 { Op::Subq } else { Op::Addq }
+        }
+        0x6 => match (op >> 8) & 15 {
+            0 => Op::Bra,
+            1 => Op::Bsr,
+            _ => Op::Bcc,
+        },
+        0x7 => {
+            if op & 0x100 == 0 {
+                Op::Moveq
+            } else {
+                Op::Illegal
+            }
+        }
+        0x8 | 0xC => {
+            let or = op >> 12 == 8;
+            if size == 3 {
+                let ok = ea_in(op, DATA);
+                return match (ok, or, op & 0x100 != 0) {
+                    (false, ..) => Op::Illegal,
+                    (true, true, false) => Op::Divu,
+                    (true, true, true) => Op::Divs,
+                    (true, false, false) => Op::Mulu,
+                    (true, false, true) => Op::Muls,
+                };
+            }
+            if op & 0x1F0 == 0x100 {
+                return if or { Op::Sbcd } else { Op::Abcd };
+            }
+            if !or && op & 0x130 == 0x100 {
+                return match op & 0xF8 {
+                    0x40 | 0x48 | 0x88 => Op::Exg,
+                    _ => Op::Illegal,
+                };
+            }
+            if op & 0x100 == 0 {
+                if !ea_in(op, DATA) {
+                    return Op::Illegal;
+                }
+                if or { Op::Or } else { Op::And }
+            } else {
+                if !ea_in(op, MEM_ALT) {
+                    return Op::Illegal;
+                }
+                if or { Op::OrToEa } else { Op::AndToEa }
+            }
+        }
+        0x9 | 0xD => {
+            let sub = op >> 12 == 9;
+            if size == 3 {
+                if !ea_in(op, ALL) {
+                    return Op::Illegal;
+                }
+                return if sub { Op::Suba } else { Op::Adda };
+            }
+            if op & 0x130 == 0x100 {
+                return if sub { Op::Subx } else { Op::Addx };
+            }
+            if op & 0x100 == 0 {
+                let class = if size == 0 { DATA } else { ALL };
+                if !ea_in(op, class) {
+                    return Op::Illegal;
+                }
+                if sub { Op::Sub } else { Op::Add }
+            } else {
+                if !ea_in(op, MEM_ALT) {
+                    return Op::Illegal;
+                }
+                if sub { Op::SubToEa } else { Op::AddToEa }
+            }
+        }
+        0xA => Op::LineA,
+        0xB => {
+            if size == 3 {
+                return if ea_in(op, ALL) {
+                    Op::Cmpa
+                } else {
+                    Op::Illegal
+                };
+            }
+            if op & 0x100 == 0 {
+                let class = if size == 0 { DATA } else { ALL };
+                return if ea_in(op, class) {
+                    Op::Cmp
+                } else {
+                    Op::Illegal
+                };
+            }
+            if op & 0x38 == 0x08 {
+                return Op::Cmpm;
+            }
+            if ea_in(op, DATA_ALT) {
+                Op::Eor
+            } else {
+                Op::Illegal
+            }
+        }
+        0xE => {
+            if size == 3 {
+                if op & 0x800 != 0 {
+                    return Op::Illegal;
+                }
+                return if ea_in(op, MEM_ALT) {
+                    Op::ShiftMem
+                } else {
+                    Op::Illegal
+                };
+            }
+            Op::ShiftReg
+        }
+        _ => Op::LineF,
+    }
+}
+
+fn decode_line4(op: u16) -> Op {
+    let size = (op >> 6) & 3;
+    if op & 0x1C0 == 0x1C0 {
+        return if ea_in(op, CONTROL) {
+            Op::Lea
+        } else {
+            Op::Illegal
+        };
+    }
+    if op & 0x1C0 == 0x180 {
+        return if ea_in(op, DATA) {
+            Op::Chk
+        } else {
+            Op::Illegal
+        };
+    }
+    if op & 0x100 != 0 {
+        return Op::Illegal;
+    }
+    match (op >> 8) & 0xF {
+        0x0 | 0x2 | 0x4 | 0x6 if size != 3 => {
+            if !ea_in(op, DATA_ALT) {
+                return Op::Illegal;
+            }
+            match (op >> 8) & 0xF {
+                0x0 => Op::Negx,
+                0x2 => Op::Clr,
+                0x4 => Op::Neg,
+                _ => Op::Not,
+            }
+        }
+        0x0 => {
+            if ea_in(op, DATA_ALT) {
+                Op::MoveFromSr
+            } else {
+                Op::Illegal
+            }
+        }
+        0x2 => Op::Illegal,
+        0x4 => {
+            if ea_in(op, DATA) {
+                Op::MoveToCcr
+            } else {
+                Op::Illegal
+            }
+        }
+        0x6 => {
+            if ea_in(op, DATA) {
+                Op::MoveToSr
+            } else {
+                Op::Illegal
+            }
+        }
+        0x8 => match size {
+            0 => {
+                if ea_in(op, DATA_ALT) {
+                    Op::Nbcd
+                } else {
+                    Op::Illegal
+                }
+            }
+            1 => {
+                if op & 0x38 == 0 {
+                    Op::Swap
+                } else if ea_in(op, CONTROL) {
+                    Op::Pea
+                } else {
+                    Op::Illegal
+                }
+            }
+            _ => {
+                if op & 0x38 == 0 {
+                    Op::Ext
+                } else if ea_in(op, (CONTROL & !PC_REL) | (1 << 4)) {
+                    Op::MovemToMem
+                } else {
+                    Op::Illegal
+                }
+            }
+        },
+        0xA => {
+            if op == 0x4AFC {
+                return Op::Illegal;
+            }
+            if size == 3 {
+                if ea_in(op, DATA_ALT) {
+                    Op::Tas
+                } else {
+                    Op::Illegal
+                }
+            } else {
+                // The 68000 has no TST An, PC-relative or immediate operands.
+                if ea_in(op, DATA_ALT) {
+                    Op::Tst
+                } else {
+                    Op::Illegal
+                }
+            }
+        }
+        0xC => {
+            if size < 2 {
+                return Op::Illegal;
+            }
+            if ea_in(op, CONTROL | (1 << 3)) {
+                Op::MovemToReg
+            } else {
+                Op::Illegal
+            }
+        }
+        0xE => match size {
+            1 => match op & 0x3F {
+                0x00..=0x0F => Op::Trap,
+                0x10..=0x17 => Op::Link,
+                0x18..=0x1F => Op::Unlk,
+                0x20..=0x2F => Op::MoveUsp,
+                0x30 => Op::Reset,
+                0x31 => Op::Nop,
+                0x32 => Op::Stop,
+                0x33 => Op::Rte,
+                0x35 => Op::Rts,
+                0x36 => Op::Trapv,
+                0x37 => Op::Rtr,
+                _ => Op::Illegal,
+            },
+            2 => {
+                if ea_in(op, CONTROL) {
+                    Op::Jsr
+                } else {
+                    Op::Illegal
+                }
+            }
+            3 => {
+                if ea_in(op, CONTROL) {
+                    Op::Jmp
+                } else {
+                    Op::Illegal
+                }
+            }
+            _ => Op::Illegal,
+        },
+        _ => Op::Illegal,
+    }
+}
+
+static TABLE: OnceLock<Box<[Op; 65536]>> = OnceLock::new();
+
+/// The decoded opcode table, built on first use.
+pub fn table() -> &'static [Op; 65536] {
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([Op::Illegal; 65536]);
+        for (op, slot) in t.iter_mut().enumerate() {
+            *slot = decode(op as u16);
+        }
+        t
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn classes() {
+        assert_eq!(decode(0x4E71), Op::Nop);
+        assert_eq!(decode(0x4AFC), Op::Illegal);
+        assert_eq!(decode(0x41D0), Op::Lea);
+        assert_eq!(decode(0x41C0), Op::Illegal);
+        assert_eq!(decode(0x3040), Op::Movea);
+        assert_eq!(decode(0x1040), Op::Illegal);
+    }
+}

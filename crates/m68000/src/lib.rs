@@ -1,0 +1,77 @@
+//! A Motorola 68000, written from the M68000 Programmer's Reference Manual, the user's manual's
+//! bus-cycle tables and the SingleStepTests vectors.
+//!
+//! Contract with the console (like `z80::Bus`): the core keeps an absolute clock counter and
+//! tells the bus the clock at which every bus cycle starts, its function code and its kind, so
+//! the console decides wait states, DMA stalls and Z80 contention at the exact bus cycle. A bus
+//! cycle lasts 4 clocks plus whatever [`Bus::wait_states`] returns right after it.
+
+#![forbid(unsafe_code)]
+
+mod alu;
+mod bits;
+mod boundaries;
+mod bus_cycles;
+mod cpu;
+mod decode;
+mod dispatch;
+mod ea;
+mod exceptions;
+mod ops_arith;
+mod ops_control;
+mod ops_misc;
+mod ops_move;
+mod ops_shift;
+pub mod timing;
+
+pub use boundaries::{Boundary, BoundaryControl, BoundaryExit};
+pub use cpu::{Cpu, RunState};
+pub use timing::Timing;
+
+/// The function code the 68000 drives on FC0-2 during a bus cycle.
+pub type FunctionCode = u8;
+pub const FC_USER_DATA: FunctionCode = 1;
+pub const FC_USER_PROGRAM: FunctionCode = 2;
+pub const FC_SUPERVISOR_DATA: FunctionCode = 5;
+pub const FC_SUPERVISOR_PROGRAM: FunctionCode = 6;
+pub const FC_INTERRUPT_ACKNOWLEDGE: FunctionCode = 7;
+
+/// How a device answers an interrupt acknowledge cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterruptAck {
+    /// VPA asserted: the vector is 24 + level (the Mega Drive does this for every level).
+    Autovector,
+    /// The device puts a vector number on the data bus.
+    Vector(u8),
+    /// Nobody answers: bus error during acknowledge, the spurious interrupt (vector 24).
+    Spurious,
+}
+
+/// What the 68000 sees around it. Addresses are 24-bit (A1-A23 plus the byte lane); word
+/// accesses are always at even addresses (the core raises an address error before an odd one
+/// reaches the bus). `cycle` is the absolute clock (`Cpu::cycles`) at which the bus cycle starts.
+pub trait Bus {
+    fn read_word(&mut self, addr: u32, fc: FunctionCode, cycle: u64) -> u16;
+    fn read_byte(&mut self, addr: u32, fc: FunctionCode, cycle: u64) -> u8;
+    fn write_word(&mut self, addr: u32, value: u16, fc: FunctionCode, cycle: u64);
+    fn write_byte(&mut self, addr: u32, value: u8, fc: FunctionCode, cycle: u64);
+    /// Extra clocks (DTACK held off) for the bus cycle that was just made.
+    #[inline]
+    fn wait_states(&mut self) -> u32 {
+        0
+    }
+    /// The write half of TAS's read-modify-write cycle. The Mega Drive's bus arbiter ignores
+    /// it (Gargoyles depends on that), so a console overrides this to drop the write.
+    #[inline]
+    fn tas_write(&mut self, addr: u32, value: u8, fc: FunctionCode, cycle: u64) {
+        self.write_byte(addr, value, fc, cycle)
+    }
+    /// The interrupt acknowledge cycle for `level` (1-7).
+    #[inline]
+    fn interrupt_acknowledge(&mut self, _level: u8, _cycle: u64) -> InterruptAck {
+        InterruptAck::Autovector
+    }
+    /// The RESET instruction asserts the RESET line (for 124 clocks) from `cycle`.
+    #[inline]
+    fn reset_devices(&mut self, _cycle: u64) {}
+}

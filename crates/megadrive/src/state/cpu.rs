@@ -1,0 +1,116 @@
+//! The 68000's part of a save state: a tag naming the core, then that core's registers,
+//! pipeline and run state (taken at an instruction boundary, where nothing else is in flight).
+
+use super::{R, Reader, Writer};
+use crate::cpu68k::{Cpu68k, Cpu68kState};
+use crate::main_cpu::MainCpu;
+
+const TAG_OURS: u8 = 0;
+const TAG_M68K: u8 = 1;
+
+pub(super) fn write(w: &mut Writer, cpu: &MainCpu) {
+    match cpu {
+        MainCpu::Ours(c) => {
+            w.u8(TAG_OURS);
+            w.u32s(&c.regs);
+            w.u32(c.other_sp);
+            w.u16(c.sr);
+            w.u32(c.pc);
+            w.u16(c.ird);
+            w.u16(c.irc);
+            w.u64(c.cycles);
+            w.u8(match c.state {
+                m68000::RunState::Running => 0,
+                m68000::RunState::Stopped => 1,
+                m68000::RunState::Halted => 2,
+            });
+            w.u8(c.ipl);
+            w.bool(c.nmi_taken);
+            w.bool(c.trace_exceptions);
+            w.u8(match c.timing {
+                m68000::Timing::Hardware => 0,
+                m68000::Timing::Gpgx17 => 1,
+            });
+        }
+        MainCpu::M68k(cpu) => {
+            w.u8(TAG_M68K);
+            let c = cpu.save_state();
+            w.u32s(&c.dar);
+            w.u32s(&c.sp);
+            for v in [c.pc, c.ppc] {
+                w.u32(v);
+            }
+            w.u16(c.sr);
+            for v in [c.ir, c.int_level, c.stopped] {
+                w.u32(v);
+            }
+            w.u16s(&c.prefetch_queue);
+            w.u8(c.prefetch_count);
+            for v in [
+                c.pending_sync_clocks,
+                c.run_mode,
+                c.nmi_pending,
+                c.virq_state,
+            ] {
+                w.u32(v);
+            }
+            w.bool(c.halted);
+        }
+    }
+}
+
+pub(super) fn read(r: &mut Reader) -> R<MainCpu> {
+    match r.u8()? {
+        TAG_OURS => {
+            let mut c = m68000::Cpu::new();
+            c.regs = r.u32_array()?;
+            c.other_sp = r.u32()?;
+            c.sr = r.u16()?;
+            c.pc = r.u32()?;
+            c.ird = r.u16()?;
+            c.irc = r.u16()?;
+            c.cycles = r.u64()?;
+            c.state = match r.u8()? {
+                0 => m68000::RunState::Running,
+                1 => m68000::RunState::Stopped,
+                2 => m68000::RunState::Halted,
+                _ => return Err(r.invalid("68000 run state")),
+            };
+            c.ipl = r.u8()?;
+            if c.ipl > 7 {
+                return Err(r.invalid("68000 interrupt level above 7"));
+            }
+            c.nmi_taken = r.bool()?;
+            c.trace_exceptions = r.bool()?;
+            c.timing = match r.u8()? {
+                0 => m68000::Timing::Hardware,
+                1 => m68000::Timing::Gpgx17,
+                _ => return Err(r.invalid("68000 timing profile")),
+            };
+            Ok(MainCpu::Ours(c))
+        }
+        TAG_M68K => {
+            let c = Cpu68kState {
+                dar: r.u32_array()?,
+                sp: r.u32_array()?,
+                pc: r.u32()?,
+                ppc: r.u32()?,
+                sr: r.u16()?,
+                ir: r.u32()?,
+                int_level: r.u32()?,
+                stopped: r.u32()?,
+                prefetch_queue: r.u16_array()?,
+                prefetch_count: r.u8()?,
+                pending_sync_clocks: r.u32()?,
+                run_mode: r.u32()?,
+                nmi_pending: r.u32()?,
+                virq_state: r.u32()?,
+                halted: r.bool()?,
+            };
+            let mut cpu = Cpu68k::new();
+            cpu.restore_state(&c);
+            Ok(MainCpu::M68k(Box::new(cpu)))
+        }
+        _ => Err(r.invalid("68000 core tag (0 = ours, 1 = m68k)")),
+    }
+}
