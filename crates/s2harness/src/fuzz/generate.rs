@@ -26,6 +26,10 @@ pub enum Kind {
     Stage,
     /// A run toward a pit, then a random script.
     Pit,
+    /// Emerald Hill's own terrain (act 1 or 2 by the seed): Sonic on one of its surfaces, a
+    /// random script ([`super::terrain`]). Not in [`Kind::ALL`], so the seeded campaigns of the
+    /// built kinds stay what they were; runs alone (`--kind terrain`).
+    Terrain,
 }
 
 impl Kind {
@@ -37,6 +41,7 @@ impl Kind {
             Kind::Flat => "flat",
             Kind::Stage => "stage",
             Kind::Pit => "pit",
+            Kind::Terrain => "terrain",
         }
     }
 }
@@ -52,9 +57,15 @@ impl FromStr for Kind {
     fn from_str(s: &str) -> Result<Kind, String> {
         Kind::ALL
             .into_iter()
+            .chain([Kind::Terrain])
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("kind '{s}': expected flat, stage, pit or all"))
+            .ok_or_else(|| format!("kind '{s}': expected flat, stage, pit, all or terrain"))
     }
+}
+
+/// The script length of the scenario with seed `s`.
+pub fn script_frames(s: u64) -> usize {
+    Rng::new(s ^ 0x00F0_F0F0_F0F0_F0F0).range(MIN_FRAMES, MAX_FRAMES) as usize
 }
 
 /// Scenario `index`'s own seed in campaign `seed`.
@@ -62,16 +73,18 @@ pub fn scenario_seed(seed: u64, index: u64) -> u64 {
     Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index)).next_u64()
 }
 
-/// Scenario `index` of campaign `seed`: its kind cycles through `kinds` (non-empty).
+/// Scenario `index` of campaign `seed`: its kind cycles through `kinds` (non-empty, built kinds
+/// only: terrain scenarios need the act's terrain and come from [`super::terrain::scenario`]).
 pub fn scenario(seed: u64, index: u64, kinds: &[Kind]) -> (Kind, Scenario) {
     let kind = kinds[(index % kinds.len() as u64) as usize];
     let s = scenario_seed(seed, index);
-    let frames = Rng::new(s ^ 0x00F0_F0F0_F0F0_F0F0).range(MIN_FRAMES, MAX_FRAMES) as usize;
+    let frames = script_frames(s);
     let name = format!("fuzz{seed}-{index:06}-{kind}");
     let sc = match kind {
         Kind::Flat => random_flat_frames(s, &name, frames),
         Kind::Stage => random_stage_frames(s, &name, frames),
         Kind::Pit => random_pit(s, &name, frames),
+        Kind::Terrain => unreachable!("terrain scenarios come from fuzz::terrain::scenario"),
     };
     (kind, sc)
 }

@@ -6,6 +6,7 @@
 pub mod generate;
 pub mod planted;
 pub mod shrink;
+pub mod terrain;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;

@@ -41,7 +41,7 @@ fn first_field(d: &DiffReport) -> Option<&'static str> {
 }
 
 /// Run-length segments of a script.
-fn segments(input: &[u8]) -> Vec<(u8, usize)> {
+pub(super) fn segments(input: &[u8]) -> Vec<(u8, usize)> {
     let mut out: Vec<(u8, usize)> = Vec::new();
     for &b in input {
         match out.last_mut() {
@@ -52,7 +52,7 @@ fn segments(input: &[u8]) -> Vec<(u8, usize)> {
     out
 }
 
-fn flatten(segs: &[(u8, usize)]) -> Vec<u8> {
+pub(super) fn flatten(segs: &[(u8, usize)]) -> Vec<u8> {
     segs.iter()
         .flat_map(|&(b, n)| std::iter::repeat_n(b, n))
         .collect()
@@ -60,7 +60,7 @@ fn flatten(segs: &[(u8, usize)]) -> Vec<u8> {
 
 /// Zeller's ddmin over `items`: remove one of n chunks while the test holds, refine n otherwise.
 /// `try_batch` gets the candidates in order and returns the first that holds.
-fn ddmin<T: Clone>(
+pub(super) fn ddmin<T: Clone>(
     items: Vec<T>,
     mut try_batch: impl FnMut(Vec<Vec<T>>) -> Option<Vec<T>>,
 ) -> Vec<T> {

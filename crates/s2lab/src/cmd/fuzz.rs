@@ -9,11 +9,15 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
+use s2harness::fuzz::terrain::{
+    TerrainActs, TerrainCampaign, TerrainVerdict, run_terrain_campaign,
+};
 use s2harness::fuzz::{Campaign, FuzzConfig, Kind, Progress, Verdict, run_campaign};
 use s2harness::report::{self, Detail, Results, detail_page};
 use s2harness::shard::Shard;
 use s2harness::suites::scenario_json;
 use s2model::Scenario;
+use s2model::terrain_scenario::TerrainScenario;
 use s2model::trace::{DiffReport, Trace};
 
 use super::game_args::RomOpt;
@@ -33,7 +37,8 @@ pub struct FuzzArgs {
     /// The campaign's seed: the same seed runs the same scenarios and finds the same cases.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Which scenarios: flat, stage, pit, or all (cycled in that order).
+    /// Which scenarios: flat, stage, pit, or all (cycled in that order); or terrain (Emerald Hill's
+    /// own acts, alone: not part of all, so the seeded campaigns of all stay unchanged).
     #[arg(long, default_value = "all")]
     pub kind: String,
     /// Run shard K of N (1-based): campaign indices i with i mod N = K - 1.
@@ -74,13 +79,21 @@ fn kinds(s: &str) -> Result<Vec<Kind>> {
     if s == "all" {
         return Ok(Kind::ALL.to_vec());
     }
-    s.split(',')
+    let kinds: Vec<Kind> = s
+        .split(',')
         .map(|k| k.trim().parse::<Kind>().map_err(|e| anyhow!("--kind {e}")))
-        .collect()
+        .collect::<Result<_>>()?;
+    if kinds.contains(&Kind::Terrain) && kinds.len() > 1 {
+        return Err(anyhow!(
+            "--kind {s}: terrain runs alone (--kind terrain), not mixed with other kinds"
+        ));
+    }
+    Ok(kinds)
 }
 
 pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
     let kinds = kinds(&args.kind)?;
+    let terrain = kinds == [Kind::Terrain];
     let game = args.rom.boot()?;
     let mut cfg = FuzzConfig::new(args.seed, args.count);
     cfg.kinds = kinds;
@@ -124,39 +137,73 @@ pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
             *last = (Instant::now(), p.phase.clone());
         }
     };
+    if terrain {
+        let (_, rom) = args.rom.read()?;
+        let acts = TerrainActs::prepare(&game, &rom).map_err(|e| anyhow!("loading EHZ: {e}"))?;
+        let campaign = run_terrain_campaign(&acts, &cfg, &progress);
+        if tty {
+            eprintln!();
+        }
+        let runs = campaign.runs.iter().map(|r| r.record()).collect();
+        write_terrain_cases(&args.out, &campaign)?;
+        let stats = (
+            campaign.runs.len(),
+            campaign.frames,
+            campaign.run_seconds,
+            campaign.shrink_seconds,
+        );
+        return finish(args, &cfg, &game.revision().revision, runs, stats);
+    }
     let campaign = run_campaign(&game, &cfg, &progress);
     if tty {
         eprintln!();
     }
+    write_cases(&args.out, &campaign)?;
+    let runs = campaign.runs.iter().map(|r| r.record()).collect();
+    let stats = (
+        campaign.runs.len(),
+        campaign.frames,
+        campaign.run_seconds,
+        campaign.shrink_seconds,
+    );
+    finish(args, &cfg, &game.revision().revision, runs, stats)
+}
+
+/// Prints the failures, the summary and the figures, and writes results.json, junit.xml and
+/// report.html. `stats`: runs, frames, run seconds, shrink seconds.
+fn finish(
+    args: &FuzzArgs,
+    cfg: &FuzzConfig,
+    revision: &str,
+    runs: Vec<report::RunRecord>,
+    stats: (usize, u64, f64, f64),
+) -> Result<ExitCode> {
     let results = Results {
         format: report::results::RESULTS_FORMAT,
         tool: "s2lab fuzz".into(),
         title: format!(
             "s2lab fuzz: seed {}, kinds {}, Sonic 2 {}",
-            cfg.seed,
-            args.kind,
-            game.revision().revision
+            cfg.seed, args.kind, revision
         ),
         shard: cfg.shard,
         // Known in advance only when every scenario up to --count runs.
         jobs: args
             .count
             .filter(|_| cfg.time.is_none() && cfg.stop_after.is_none()),
-        runs: campaign.runs.iter().map(|r| r.record()).collect(),
+        runs,
     };
-    write_cases(&args.out, &campaign)?;
     for r in results.runs.iter().filter(|r| !r.passed()) {
         println!("{} / {}: {}", r.suite, r.name, r.failure_line());
     }
     print!("{}", report::summary_table(&results.runs));
     println!(
         "{} runs, {} frames in {:.1} s ({:.0} frames/s on {} threads); shrinking {:.1} s",
-        campaign.runs.len(),
-        campaign.frames,
-        campaign.run_seconds,
-        campaign.frames as f64 / campaign.run_seconds.max(1e-3),
+        stats.0,
+        stats.1,
+        stats.2,
+        stats.1 as f64 / stats.2.max(1e-3),
         cfg.threads,
-        campaign.shrink_seconds
+        stats.3
     );
     ReportOut {
         dir: Some(args.out.clone()),
@@ -220,6 +267,81 @@ fn write_cases(out: &Path, c: &Campaign) -> Result<()> {
                 "Not shrunk (see --shrink). The model (A) against the game (B).",
                 &[("original.scenario.json", &run.scenario)],
                 (game, model, diff, &run.scenario),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// One terrain case directory: scenario.json (format 2) and original.scenario.json, both traces,
+/// the one-page report.
+fn write_terrain_case(
+    dir: &Path,
+    title: &str,
+    text: &str,
+    scenarios: &[(&str, &TerrainScenario)],
+    traces: (&Trace, &Trace, &DiffReport, Option<usize>),
+) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    for (file, sc) in scenarios {
+        write_atomic(&dir.join(file), &sc.to_json())?;
+    }
+    let (game, model, d, layer) = traces;
+    game.write(&dir.join("game.trace.jsonl"))?;
+    model.write(&dir.join("model.trace.jsonl"))?;
+    let detail = (!d.is_equal()).then(|| Detail::build(game, model, &[], d));
+    let layer = layer.map_or("collision layers equal".into(), |k| {
+        format!("collision layers differ first at frame {k}")
+    });
+    let page = format!(
+        "{text}\n{d}\n{layer}\nscenario:\n{}",
+        scenarios.first().map_or(String::new(), |s| s.1.to_json())
+    );
+    write_atomic(
+        &dir.join("report.html"),
+        &detail_page(title, &page, detail.as_ref()),
+    )?;
+    println!("wrote {}", dir.display());
+    Ok(())
+}
+
+fn write_terrain_cases(out: &Path, c: &TerrainCampaign) -> Result<()> {
+    let cases = out.join("cases");
+    for case in &c.cases {
+        write_terrain_case(
+            &cases.join(&case.original.name),
+            &format!("s2lab fuzz: {}", case.shrunk.name),
+            &format!(
+                "{}\nThe model (A) on the act's terrain against the game (B), kept at {}, on the \
+                 shrunk scenario (scenario.json; the campaign's original is \
+                 original.scenario.json); {} game runs of shrinking.",
+                case.shrunk.note.clone().unwrap_or_default(),
+                case.at.describe(),
+                case.shrink_runs
+            ),
+            &[
+                ("scenario.json", &case.shrunk),
+                ("original.scenario.json", &case.original),
+            ],
+            (&case.game, &case.model, &case.diff, case.layer_frame),
+        )?;
+    }
+    for run in &c.runs {
+        if let TerrainVerdict::Diverged {
+            diff,
+            layer_frame,
+            game,
+            model,
+            ..
+        } = &run.verdict
+            && !c.cases.iter().any(|x| x.index == run.index)
+        {
+            write_terrain_case(
+                &cases.join(&run.scenario.name),
+                &format!("s2lab fuzz: {} (not shrunk)", run.scenario.name),
+                "Not shrunk (see --shrink). The model (A) against the game (B).",
+                &[("original.scenario.json", &run.scenario)],
+                (game, model, diff, *layer_frame),
             )?;
         }
     }
