@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use s2harness::suite_run::{Job, run_job};
-use s2model::{Scenario, Trace};
+use s2model::Trace;
 
 use super::game_args::RomOpt;
 use s2harness::game::Game;
@@ -70,9 +70,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     // Every input is read and checked before the game boots: a typo costs no boot.
     for path in &args.scenarios {
-        let sc = Scenario::load(path)?;
-        for w in sc.warnings() {
-            eprintln!("warning: {}: {w}", path.display());
+        // Either format: terrain scenarios (format 2, e.g. `fuzz --kind terrain` cases) too.
+        if let AnyScenario::Built(sc) = AnyScenario::load(path)? {
+            for w in sc.warnings() {
+                eprintln!("warning: {}: {w}", path.display());
+            }
         }
     }
     for path in &args.reference {
