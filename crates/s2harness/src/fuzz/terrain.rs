@@ -2,8 +2,9 @@
 //! the scenario's seed) with a random script, run in the game (in its act, booted once per
 //! campaign and cloned per worker) and in the model on the act's terrain read from that game;
 //! compared on every field and on Sonic's collision layer, as `tests/terrain_in_game.rs` does.
-//! A divergence is shrunk by cutting the script after it and removing script segments (ddmin,
-//! as [`super::shrink`] does for the built kinds) while it stays at the same field.
+//! A divergence is shrunk by cutting the script after it, then in rounds starting Sonic further
+//! along his own path and removing script segments (ddmin, as [`super::shrink`] does for the
+//! built kinds), while it stays at the same field.
 //!
 //! Scenario `i` of campaign `seed` depends on (seed, i) and the ROM's terrain only, so a seed
 //! reproduces a campaign on every machine, shard and thread count.
@@ -14,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use s2model::Terrain;
+use s2model::state::{FIELDS, status};
 use s2model::terrain_scenario::{TerrainScenario, event_line, run_terrain_scenario_with_layers};
 use s2model::trace::{DiffReport, Trace, diff};
 
@@ -28,6 +30,70 @@ use crate::terrain_suite;
 
 /// Game runs at most per shrunk case.
 const MAX_SHRINK_RUNS: usize = 2000;
+/// Rounds of start moving and ddmin at most (a round that changes nothing ends the shrinking).
+const MAX_ROUNDS: usize = 4;
+
+/// Sonic started further along his own path: where the game had him at 7/8, 3/4, 1/2 or 1/4 of
+/// the way to the divergence, with that frame's speeds and the rest of the script, when he stood
+/// there as a scenario can place him (on flat ground, angle 0, not rolling, on path 1). Subpixels
+/// and animation are not carried over, so a candidate is only kept if it still diverges.
+fn later_starts(acts: &TerrainActs, sc: &TerrainScenario, at: &Where) -> Vec<TerrainScenario> {
+    let TerrainVerdict::Diverged {
+        diff,
+        layer_frame,
+        game,
+        ..
+    } = evaluate(acts, sc)
+    else {
+        return Vec::new();
+    };
+    let Some(k) = (match at {
+        Where::Layer => layer_frame,
+        Where::Field(_) => divergence_line(&diff),
+    }) else {
+        return Vec::new();
+    };
+    let field = |name: &str| FIELDS.iter().position(|f| *f == name).expect("a field");
+    let (x, y, st, angle) = (
+        field("x_pos"),
+        field("y_pos"),
+        field("status"),
+        field("angle"),
+    );
+    let (x_vel, inertia) = (field("x_vel"), field("inertia"));
+    let (_, layers) = match acts.acts[sc.act as usize].0.run_terrain_with_layers(sc) {
+        Ok(r) => r,
+        Err(_) => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (num, den) in [(7, 8), (3, 4), (1, 2), (1, 4)] {
+        let j = k * num / den;
+        let (Some(f), Some(&layer)) = (game.frames.get(j), layers.get(j)) else {
+            continue;
+        };
+        let v = &f.values;
+        let stat = v[st] as u8;
+        if stat & (status::IN_AIR | status::ROLLING) != 0 || v[angle] != 0 || layer != PATH_1 {
+            continue;
+        }
+        let mut c = sc.clone();
+        c.x = v[x] as u16;
+        c.y = v[y] as u16;
+        c.facing_left = stat & status::FACING_LEFT != 0;
+        c.x_vel = v[x_vel] as i16;
+        c.y_vel = 0;
+        c.inertia = v[inertia] as i16;
+        c.in_air = false;
+        c.input = sc.input.get(j + 1..).unwrap_or_default().to_vec();
+        if c.input.len() < sc.input.len() && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Sonic's collision layer on path 1 (`layer_byte` of $C, $D).
+const PATH_1: u8 = 0xCD;
 
 /// Both Emerald Hill acts: the game in the act and the act's terrain (index = act).
 #[derive(Clone)]
@@ -395,19 +461,28 @@ pub fn shrink(
             }
         }
     }
-    let segs = segments(&cur.input);
-    let kept = ddmin(segs, |cands| {
-        let scs: Vec<TerrainScenario> = cands
-            .iter()
-            .map(|c| TerrainScenario {
-                input: flatten(c),
-                ..cur.clone()
-            })
-            .collect();
-        let found = first_holding(scs, &mut runs)?;
-        cands.into_iter().find(|c| flatten(c) == found.input)
-    });
-    cur.input = flatten(&kept);
+    for _ in 0..MAX_ROUNDS {
+        let before = cur.clone();
+        if let Some(sc) = first_holding(later_starts(acts, &cur, at), &mut runs) {
+            cur = sc;
+        }
+        let segs = segments(&cur.input);
+        let kept = ddmin(segs, |cands| {
+            let scs: Vec<TerrainScenario> = cands
+                .iter()
+                .map(|c| TerrainScenario {
+                    input: flatten(c),
+                    ..cur.clone()
+                })
+                .collect();
+            let found = first_holding(scs, &mut runs)?;
+            cands.into_iter().find(|c| flatten(c) == found.input)
+        });
+        cur.input = flatten(&kept);
+        if cur == before {
+            break;
+        }
+    }
     match evaluate(acts, &cur) {
         TerrainVerdict::Diverged {
             diff,
