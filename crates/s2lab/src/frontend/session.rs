@@ -376,3 +376,107 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(rom: Vec<u8>, dir: &std::path::Path) -> Session {
+        let mut s = Session::new(
+            rom,
+            PathBuf::from("t.bin"),
+            Options::default(),
+            Bindings::default(),
+        )
+        .unwrap();
+        s.slots.dir = dir.to_path_buf();
+        s
+    }
+
+    fn press(s: &mut Session, c: Command) -> TickOut {
+        s.tick(&Polled {
+            pressed: vec![c],
+            ..Polled::default()
+        })
+    }
+
+    #[test]
+    fn slots_refuse_another_roms_or_versions_state_and_keep_the_game() {
+        let dir = std::env::temp_dir().join(format!("s2lab-slots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rom = testrom::rom().to_vec();
+        let mut a = session(rom.clone(), &dir);
+        press(&mut a, Command::Slot(3));
+        press(&mut a, Command::SaveState);
+        assert!(
+            a.notices
+                .iter()
+                .any(|n| n.starts_with("saved frame 1 to slot 3")),
+            "{:?}",
+            a.notices
+        );
+        let mut other = rom.clone();
+        other[0x8000] ^= 1;
+        let mut b = session(other, &dir);
+        for _ in 0..5 {
+            press(&mut b, Command::Slot(3));
+        }
+        b.notices.clear();
+        press(&mut b, Command::LoadState);
+        assert_eq!(b.notices.len(), 1);
+        assert!(
+            b.notices[0].starts_with("load failed: slot 3 (")
+                && b.notices[0].contains("slot-3.state): the save state was made with another ROM"),
+            "{}",
+            b.notices[0]
+        );
+        // Refused: the running game goes on from where it was (5 frames, then this poll's).
+        assert_eq!(b.machine.frame_count, 6);
+        // A state of another format version.
+        let p = dir.join("slot-3.state");
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes[4..8].copy_from_slice(&4u32.to_le_bytes());
+        std::fs::write(&p, bytes).unwrap();
+        a.notices.clear();
+        press(&mut a, Command::LoadState);
+        assert!(
+            a.notices[0].contains("save state version 4 was written by an older build"),
+            "{}",
+            a.notices[0]
+        );
+        press(&mut a, Command::Slot(7));
+        press(&mut a, Command::LoadState);
+        assert!(a.notices.last().unwrap().contains("slot 7 is empty"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn pause_advance_fast_and_resets() {
+        let dir = std::env::temp_dir().join(format!("s2lab-pause-{}", std::process::id()));
+        let mut s = session(testrom::rom().to_vec(), &dir);
+        assert_eq!(press(&mut s, Command::Pause).frames, 0);
+        assert_eq!(press(&mut s, Command::FrameAdvance).frames, 1);
+        assert_eq!(s.tick(&Polled::default()).frames, 0);
+        assert_eq!(press(&mut s, Command::FrameAdvance).frames, 1);
+        assert_eq!(s.machine.frame_count, 2);
+        assert!(s.status().contains("PAUSED at frame 2"));
+        press(&mut s, Command::Pause);
+        let fast = s.tick(&Polled {
+            fast_hold: true,
+            ..Polled::default()
+        });
+        assert_eq!(fast.frames, FAST_FRAMES);
+        assert_eq!(
+            press(&mut s, Command::FastForwardToggle).frames,
+            FAST_FRAMES
+        );
+        press(&mut s, Command::FastForwardToggle);
+        let before = s.machine.frame_count;
+        press(&mut s, Command::SoftReset);
+        // RESET keeps the frame count and RAM; power cycling starts over.
+        assert_eq!(s.machine.frame_count, before + 1);
+        press(&mut s, Command::HardReset);
+        assert_eq!(s.machine.frame_count, 1);
+        assert!(press(&mut s, Command::Quit).quit);
+    }
+}
