@@ -101,16 +101,16 @@ pub const COMMANDS: [(&str, Command, &str); 27] = [
     ),
     ("next_slot", Command::NextSlot, "next save slot"),
     ("prev_slot", Command::PrevSlot, "previous save slot"),
-    ("slot_0", Command::Slot(0), "save slot 0"),
-    ("slot_1", Command::Slot(1), "save slot 1"),
-    ("slot_2", Command::Slot(2), "save slot 2"),
-    ("slot_3", Command::Slot(3), "save slot 3"),
-    ("slot_4", Command::Slot(4), "save slot 4"),
-    ("slot_5", Command::Slot(5), "save slot 5"),
-    ("slot_6", Command::Slot(6), "save slot 6"),
-    ("slot_7", Command::Slot(7), "save slot 7"),
-    ("slot_8", Command::Slot(8), "save slot 8"),
-    ("slot_9", Command::Slot(9), "save slot 9"),
+    ("slot_0", Command::Slot(0), "pick save slot 0"),
+    ("slot_1", Command::Slot(1), "pick save slot 1"),
+    ("slot_2", Command::Slot(2), "pick save slot 2"),
+    ("slot_3", Command::Slot(3), "pick save slot 3"),
+    ("slot_4", Command::Slot(4), "pick save slot 4"),
+    ("slot_5", Command::Slot(5), "pick save slot 5"),
+    ("slot_6", Command::Slot(6), "pick save slot 6"),
+    ("slot_7", Command::Slot(7), "pick save slot 7"),
+    ("slot_8", Command::Slot(8), "pick save slot 8"),
+    ("slot_9", Command::Slot(9), "pick save slot 9"),
     (
         "screenshot",
         Command::Screenshot,
@@ -379,7 +379,7 @@ impl Bindings {
                         .to_string(),
                     Action::Pad(..) => name.to_uppercase(),
                 };
-                out.push_str(&format!("  {what:<40} {keys}\n"));
+                out.push_str(&format!("  {what:<56} {keys}\n"));
             }
         }
         out

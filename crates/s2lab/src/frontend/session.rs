@@ -79,7 +79,7 @@ impl Session {
         let sha1 = s2harness::rom::sha1_hex(&rom);
         let known: Option<&KnownRom> = image.as_ref().and_then(|i| i.known());
         let rom_line = match known {
-            Some(k) => format!("{} ({}), SHA-1 {sha1}", k.no_intro_name, k.revision),
+            Some(k) => format!("{}, SHA-1 {sha1}", k.no_intro_name),
             None => format!("{}, SHA-1 {sha1}", rom_path.display()),
         };
         let file_stem = rom_path
