@@ -46,7 +46,7 @@ impl HostInput for ScriptedPlayer {
 type RamLog = std::rc::Rc<std::cell::RefCell<Vec<(u64, Vec<u8>)>>>;
 
 fn work_ram(m: &Machine) -> Vec<u8> {
-    (0xFF0000u32..=0xFFFFFF).map(|a| m.read_u8(a)).collect()
+    m.bus.sys.ram.clone()
 }
 
 fn temp_dir(name: &str) -> PathBuf {
