@@ -147,13 +147,15 @@ pub fn run(args: &PlayArgs, rom: Vec<u8>, options: Options, aspect: Aspect) -> R
     }
 
     let frame_time = frame_time(pal);
+    // Ctrl-C in the terminal ends play as Esc does, so a recording is still written.
+    let interrupt = crate::cmd::interrupt::flag();
     let started = Instant::now();
     let mut next = started;
     let mut frames = 0u64;
     let mut held = Held::new();
     let mut rgb = Vec::new();
     let mut scratch = Vec::new();
-    while window.is_open() {
+    while window.is_open() && !interrupt.load(std::sync::atomic::Ordering::Relaxed) {
         held.clear();
         window.held(&mut held);
         if let Some(g) = &mut gamepads {
