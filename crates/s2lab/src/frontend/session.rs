@@ -188,7 +188,7 @@ impl Session {
             parts.push(format!("REPLAY {}/{}", r.pos, r.frames.len()));
         }
         if self.paused {
-            parts.push(format!("PAUSED at frame {}", self.machine.frame_count));
+            parts.push("PAUSED".into());
         }
         if self.fast() {
             parts.push("FAST".into());
@@ -196,6 +196,7 @@ impl Session {
         if self.slow {
             parts.push("SLOW".into());
         }
+        parts.push(format!("frame {}", self.machine.frame_count));
         parts.push(format!("slot {}", self.slots.current));
         parts.join(" | ")
     }
@@ -459,7 +460,7 @@ mod tests {
         assert_eq!(s.tick(&Polled::default()).frames, 0);
         assert_eq!(press(&mut s, Command::FrameAdvance).frames, 1);
         assert_eq!(s.machine.frame_count, 2);
-        assert!(s.status().contains("PAUSED at frame 2"));
+        assert!(s.status().contains("PAUSED | frame 2 |"), "{}", s.status());
         press(&mut s, Command::Pause);
         let fast = s.tick(&Polled {
             fast_hold: true,
