@@ -481,3 +481,60 @@ mod tests {
         assert!(press(&mut s, Command::Quit).quit);
     }
 }
+
+#[cfg(test)]
+mod sonic2_tests {
+    use super::*;
+
+    /// RESET on Sonic 2 (Rev B, from the ROM store; skipped without it): from Emerald Hill the
+    /// game goes back to its SEGA screen (Game_Mode 0) and runs on, as after the button on a
+    /// console, while power cycling starts from the cleared RAM.
+    #[test]
+    fn reset_in_a_level_returns_to_the_sega_screen() {
+        let Ok(path) = s2harness::store::locate(None, "revb") else {
+            eprintln!("skipped: no Sonic 2 Rev B ROM (s2lab rom import FILE)");
+            return;
+        };
+        let rom = std::fs::read(path).unwrap();
+        let known = RomImage::new(rom.clone()).unwrap().known().unwrap();
+        let game_mode = known.symbol("Game_Mode").unwrap();
+        let fourcc = known.symbol("Checksum_fourcc").unwrap();
+        // The boot script's first line (shared/scripts/boot-to-ehz1.txt): Start on the SEGA
+        // screen and twice on the title screen, then Emerald Hill Act 1 by frame 1000.
+        let script = megadrive::input_script::parse(".*419 S*4 .*276 S*4 .*96 S*4 .*196").unwrap();
+        let mut s = Session::new(
+            rom,
+            PathBuf::from("s2.bin"),
+            Options::default(),
+            Bindings::default(),
+        )
+        .unwrap();
+        for &pad in script.iter().take(1000) {
+            s.tick(&Polled {
+                pads: [pad, 0],
+                ..Polled::default()
+            });
+        }
+        assert_eq!(s.machine.read_u8(game_mode), 0x0C, "in the level");
+        let mark = s.machine.read_u32(fourcc);
+        assert_ne!(mark, 0, "the game marks its RAM as initialised");
+        s.tick(&Polled {
+            pressed: vec![Command::SoftReset],
+            ..Polled::default()
+        });
+        for _ in 0..30 {
+            s.tick(&Polled::default());
+        }
+        assert_eq!(
+            s.machine.read_u8(game_mode),
+            0x00,
+            "back on the SEGA screen"
+        );
+        assert_eq!(s.machine.read_u32(fourcc), mark);
+        s.tick(&Polled {
+            pressed: vec![Command::HardReset],
+            ..Polled::default()
+        });
+        assert_eq!(s.machine.frame_count, 1);
+    }
+}
