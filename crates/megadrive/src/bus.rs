@@ -473,7 +473,7 @@ impl System {
 
 impl Bus {
     /// BUSREQ at $A11100 (bit 0 of the even byte).
-    fn write_busreq(&mut self, request: bool) {
+    pub(crate) fn write_busreq(&mut self, request: bool) {
         let now = self.sys.now;
         if request {
             if self.sys.zbus.z80_running() {
@@ -489,7 +489,7 @@ impl Bus {
     }
 
     /// RESET at $A11200 (bit 0 of the even byte; 0 holds the Z80 and the YM2612 in reset).
-    fn write_zreset(&mut self, release: bool) {
+    pub(crate) fn write_zreset(&mut self, release: bool) {
         let now = self.sys.now;
         if release {
             if !self.sys.zbus.reset_released {

@@ -18,6 +18,7 @@ pub mod machine;
 pub mod main_cpu;
 pub mod mode;
 pub mod psg;
+mod reset;
 pub mod sound_cpu;
 pub mod state;
 pub mod vdp;

@@ -547,3 +547,80 @@ fn outputs_leave_no_temporary_files() {
         "frame,a\n1,0\n2,0\n"
     );
 }
+
+// ---- play (refused before any window opens) ------------------------------------------------
+
+fn play_refused(args: &[&str], name: &str, wanted: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_s2lab"))
+        .arg("play")
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", dir().join("config"))
+        .env("XDG_DATA_HOME", dir().join("data"))
+        .output()
+        .expect("s2lab runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.matches(name).count(), 1, "{name} not named once: {err}");
+    for w in wanted {
+        assert!(err.contains(w), "{args:?}: wanted {w:?} in: {err}");
+    }
+}
+
+#[test]
+fn play_bad_bindings() {
+    let a = file("play-b.bin", cartridge());
+    let keys = file("keys.toml", "[hotkeys]\npause = [\"Spcae\"]\n");
+    play_refused(
+        &[&a, "--bindings", &keys],
+        "keys.toml",
+        &["keys.toml: [hotkeys] pause: unknown key 'Spcae'"],
+    );
+    let keys = file("keys-syntax.toml", "[pad1]\nup = [\"Up\"\n");
+    play_refused(
+        &[&a, "--bindings", &keys],
+        "keys-syntax.toml",
+        &["keys-syntax.toml: TOML parse error at line 2"],
+    );
+    let keys = file("keys-action.toml", "[pad1]\njump = [\"C\"]\n");
+    play_refused(
+        &[&a, "--bindings", &keys],
+        "keys-action.toml",
+        &["[pad1] jump: unknown action (one of up, down"],
+    );
+}
+
+#[test]
+fn play_state_from_another_rom() {
+    let a = file("play-sa.bin", cartridge());
+    let mut other = cartridge();
+    other[0x300] = 1;
+    let b = file("play-sb.bin", other);
+    let st = saved_state(&a, "play-a.state");
+    let keys = file("keys-ok.toml", "");
+    play_refused(
+        &[&b, "--state", &st, "--bindings", &keys],
+        "play-a.state",
+        &["made with another ROM (4096 bytes, FNV-1a", "not this one"],
+    );
+}
+
+#[test]
+fn play_bad_replay() {
+    let a = file("play-r.bin", cartridge());
+    let keys = file("keys-ok2.toml", "");
+    let script = file("bad-replay.txt", "R*3\n  R RX\n");
+    play_refused(
+        &[&a, "--replay", &script, "--bindings", &keys],
+        "bad-replay.txt",
+        &["line 2, col 6: unknown button 'X' in 'RX'"],
+    );
+    let script = file("lost-state.txt", "# start: state gone.state\nR*3\n");
+    play_refused(
+        &[&a, "--replay", &script, "--bindings", &keys],
+        "gone.state",
+        &["cannot read", "the save state the replay", "starts from"],
+    );
+}

@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use megadrive::{CpuBackend, Machine, Mode, Options, Region, input_script};
 
+use crate::frontend::recorder::{self, Start};
+
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// The cartridge image.
@@ -31,8 +33,9 @@ pub struct RunArgs {
     /// Console region: auto (from the header), us, jp or eu.
     #[arg(long, default_value = "auto")]
     pub region: String,
-    /// Start from this save state (made from the same ROM) instead of power-on.
-    #[arg(long, value_name = "FILE")]
+    /// Start from this save state (made from the same ROM) instead of power-on (`--state`
+    /// is the same option).
+    #[arg(long, value_name = "FILE", alias = "state")]
     pub load_state: Option<PathBuf>,
     /// Write a save state after the last frame.
     #[arg(long, value_name = "FILE")]
@@ -118,22 +121,14 @@ fn read_value(m: &Machine, f: &TraceField) -> String {
 }
 
 fn write_png(m: &Machine, path: &Path) -> anyhow::Result<()> {
-    let frame = m.frame_buffer();
-    let data: Vec<u8> = frame
-        .to_rgb()
-        .into_iter()
-        .flat_map(|p| [(p >> 16) as u8, (p >> 8) as u8, p as u8])
-        .collect();
-    outfile::write_with(path, |file| {
-        let mut enc = png::Encoder::new(file, frame.width as u32, frame.height as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header()?;
-        w.write_image_data(&data)?;
-        w.finish()?;
-        Ok(())
-    })
-    .with_context(|| format!("writing {}", path.display()))
+    crate::frontend::screenshot::write_png(&m.frame_buffer(), path)
+}
+
+/// One frame of a headless run: pad 1 from the script (frame 1 is the script's first entry;
+/// nothing held past its end), then the frame. `s2lab play`'s recordings replay through this.
+pub fn run_script_frame(m: &mut Machine, input: &[u16], frame: u64) {
+    m.set_pad(0, input.get(frame as usize - 1).copied().unwrap_or(0));
+    m.run_frame();
 }
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -156,6 +151,18 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(p) => {
             let text =
                 std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            // A recording made from a state says so in its header (`s2lab play`); run from
+            // power-on it would replay into another game.
+            if args.load_state.is_none()
+                && let Ok(Some(Start::State(s))) = recorder::header_start(&text)
+            {
+                eprintln!(
+                    "warning: {} was recorded from the save state {} (its header says so); \
+                     without --load-state it runs from power-on",
+                    p.display(),
+                    s.display()
+                );
+            }
             input_script::parse(&text).with_context(|| p.display().to_string())?
         }
         None => Vec::new(),
@@ -218,8 +225,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        machine.set_pad(0, input.get(frame as usize - 1).copied().unwrap_or(0));
-        machine.run_frame();
+        run_script_frame(&mut machine, &input, frame);
         ran = frame;
         if halted_in.is_none() && machine.halted() {
             halted_in = Some(frame);

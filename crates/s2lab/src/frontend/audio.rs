@@ -28,18 +28,25 @@ pub struct AudioOutput {
 }
 
 impl AudioOutput {
+    /// Opens the default output device with ALSA's own error printing sent to a buffer that is
+    /// thrown away: on a machine without a sound card alsa-lib writes a screenful of
+    /// "ALSA lib pcm..." lines to stderr while cpal probes, and the caller says it in one.
+    /// (alsa-lib's handler is per thread; cpal opens the device on this one.)
+    pub fn open_quietly() -> Result<AudioOutput> {
+        #[cfg(target_os = "linux")]
+        let _quiet = alsa::Output::local_error_handler().ok();
+        AudioOutput::open()
+    }
+
     /// Opens the default output device at its default rate.
     pub fn open() -> Result<AudioOutput> {
         let host = cpal::default_host();
-        let device = host.default_output_device().ok_or_else(|| {
-            anyhow!("no audio output device found (use --no-audio to play without sound)")
-        })?;
-        let config = device.default_output_config().map_err(|e| {
-            anyhow!(
-                "the audio device has no usable output configuration: {e} (use --no-audio to \
-                 play without sound)"
-            )
-        })?;
+        let device = host
+            .default_output_device()
+            .ok_or_else(|| anyhow!("no audio output device found"))?;
+        let config = device
+            .default_output_config()
+            .map_err(|e| anyhow!("the audio device has no usable output configuration: {e}"))?;
         let rate = config.sample_rate();
         let format = config.sample_format();
         let stream_config: StreamConfig = config.into();
@@ -52,7 +59,7 @@ impl AudioOutput {
             SampleFormat::F64 => build::<f64>(&device, &stream_config, &ring),
             other => bail!("unsupported audio sample format {other}"),
         }
-        .context("could not open the audio output stream (use --no-audio to play without sound)")?;
+        .context("could not open the audio output stream")?;
         stream
             .play()
             .map_err(|e| anyhow!("could not start audio playback: {e}"))?;
@@ -120,7 +127,16 @@ where
                     r.underruns += 1;
                 }
             },
-            |e| eprintln!("audio: {e}"),
+            {
+                // Say a stream error once, not on every callback.
+                let mut said = false;
+                move |e| {
+                    if !said {
+                        eprintln!("audio: {e}");
+                        said = true;
+                    }
+                }
+            },
             None,
         )
         .map_err(|e| anyhow!("{e}"))?;

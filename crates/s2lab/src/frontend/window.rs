@@ -1,72 +1,65 @@
-//! A `minifb` window showing the console's frames, and the keyboard as pad 1.
+//! A `minifb` window: shows pictures scaled by [`super::scale`] and reports the keys held.
+//!
+//! minifb has no fullscreen mode of its own; "fullscreen" is a borderless window, always on
+//! top, at the largest whole scale of the picture that fits the screen, centred on it
+//! (minifb's `Scale::FitScreen`).
 
 use anyhow::{Context, Result, bail};
-use megadrive::buttons;
-use megadrive::frontend::{FrameView, InputSource, VideoSink};
-use minifb::{Key, KeyRepeat, Scale, ScaleMode, Window, WindowOptions};
+use minifb::{Scale, ScaleMode, Window, WindowOptions};
 
-/// The keyboard mapping, for `--help`.
-pub const KEYS_HELP: &str = "\
-Keys (pad 1): arrows = D-pad, A / S / D = A / B / C, Q / W / E = X / Y / Z,
-Enter = Start, Right Shift = Mode.
-F5 saves a state, F8 loads it; Esc (or closing the window) quits.";
-
-const KEYMAP: [(Key, u16); 13] = [
-    (Key::Up, buttons::UP),
-    (Key::Down, buttons::DOWN),
-    (Key::Left, buttons::LEFT),
-    (Key::Right, buttons::RIGHT),
-    (Key::A, buttons::A),
-    (Key::S, buttons::B),
-    (Key::D, buttons::C),
-    (Key::Q, buttons::X),
-    (Key::W, buttons::Y),
-    (Key::E, buttons::Z),
-    (Key::Enter, buttons::START),
-    (Key::NumPadEnter, buttons::START),
-    (Key::RightShift, buttons::MODE),
-];
-
-/// Hot keys the play loop acts on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HotKeys {
-    pub quit: bool,
-    pub save: bool,
-    pub load: bool,
-}
+use super::inputs::{Held, HostInput, Input, KeyId};
+use super::scale;
 
 pub struct GameWindow {
     window: Window,
     buffer: Vec<u32>,
-    scale: usize,
+    title: String,
+    /// Windowed size, kept to return from fullscreen.
+    windowed: (usize, usize),
+    pub fullscreen: bool,
+}
+
+fn open_window(title: &str, w: usize, h: usize, fullscreen: bool) -> Result<Window> {
+    let opts = if fullscreen {
+        WindowOptions {
+            borderless: true,
+            topmost: true,
+            resize: false,
+            scale: Scale::FitScreen,
+            scale_mode: ScaleMode::Stretch,
+            ..WindowOptions::default()
+        }
+    } else {
+        WindowOptions {
+            resize: true,
+            scale: Scale::X1,
+            scale_mode: ScaleMode::Stretch,
+            ..WindowOptions::default()
+        }
+    };
+    // minifb may panic on a broken display connection: report it as an error.
+    std::panic::catch_unwind(|| Window::new(title, w, h, opts))
+        .map_err(|_| anyhow::anyhow!("the window system failed while opening a window"))?
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("could not open a window")
 }
 
 impl GameWindow {
-    /// Opens a window for a 320x224 picture at an integer `scale` (1-6).
-    pub fn open(title: &str, scale: u8) -> Result<GameWindow> {
+    /// Opens a window of `size` window pixels.
+    pub fn open(title: &str, size: (usize, usize)) -> Result<GameWindow> {
         if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
             bail!(
                 "no display: neither DISPLAY nor WAYLAND_DISPLAY is set (run under a desktop \
                  session or xvfb-run, or use --wav FILE --frames N for a headless run)"
             );
         }
-        let scale = scale.clamp(1, 6) as usize;
-        let opts = WindowOptions {
-            scale: Scale::X1,
-            scale_mode: ScaleMode::Stretch,
-            resize: true,
-            ..WindowOptions::default()
-        };
-        // minifb may panic on a broken display connection: report it as an error.
-        let window =
-            std::panic::catch_unwind(|| Window::new(title, 320 * scale, 224 * scale, opts))
-                .map_err(|_| anyhow::anyhow!("the window system failed while opening a window"))?
-                .map_err(|e| anyhow::anyhow!("{e}"))
-                .context("could not open a window")?;
+        let window = open_window(title, size.0, size.1, false)?;
         Ok(GameWindow {
             window,
             buffer: Vec::new(),
-            scale,
+            title: title.to_string(),
+            windowed: size,
+            fullscreen: false,
         })
     }
 
@@ -74,52 +67,48 @@ impl GameWindow {
         self.window.is_open()
     }
 
-    /// Hot keys pressed since the last update.
-    pub fn hot_keys(&self) -> HotKeys {
-        HotKeys {
-            quit: self.window.is_key_down(Key::Escape)
-                || self.window.is_key_pressed(Key::Escape, KeyRepeat::No),
-            save: self.window.is_key_pressed(Key::F5, KeyRepeat::No),
-            load: self.window.is_key_pressed(Key::F8, KeyRepeat::No),
+    pub fn set_title(&mut self, title: &str) {
+        if title != self.title {
+            self.window.set_title(title);
+            self.title = title.to_string();
         }
     }
-}
 
-impl VideoSink for GameWindow {
-    fn frame(&mut self, frame: &FrameView<'_>) {
-        if frame.width == 0 || frame.height == 0 {
+    /// Switches between the window and fullscreen; `picture` is one scale-1 picture's size in
+    /// window pixels (aspect applied).
+    pub fn toggle_fullscreen(&mut self, picture: (usize, usize)) -> Result<()> {
+        let full = !self.fullscreen;
+        let (w, h) = if full {
+            self.windowed = self.window.get_size();
+            picture
+        } else {
+            self.windowed
+        };
+        self.window = open_window(&self.title, w, h, full)?;
+        self.fullscreen = full;
+        Ok(())
+    }
+
+    /// Shows a picture (0x00RRGGBB, `w` by `h`) at the largest whole scale that fits.
+    pub fn present(&mut self, rgb: &[u32], w: usize, h: usize, par: f64) {
+        let (win_w, win_h) = self.window.get_size();
+        if w == 0 || h == 0 || win_w == 0 || win_h == 0 {
             self.window.update();
             return;
         }
-        // Nearest-neighbour upscale by the integer scale.
-        let s = self.scale;
-        let width = frame.width * s;
-        self.buffer.clear();
-        for y in 0..frame.height {
-            let start = self.buffer.len();
-            for &p in frame.row(y) {
-                let rgb = megadrive::vdp::render::to_rgb888(p);
-                self.buffer.extend(std::iter::repeat_n(rgb, s));
-            }
-            for _ in 1..s {
-                self.buffer.extend_from_within(start..start + width);
-            }
-        }
+        let l = scale::layout(w, h, win_w, win_h, par);
+        scale::blit(rgb, w, h, &mut self.buffer, win_w, win_h, &l);
         // A failed update (window closing) shows up as `is_open() == false`.
-        let _ = self
-            .window
-            .update_with_buffer(&self.buffer, width, frame.height * s);
+        let _ = self.window.update_with_buffer(&self.buffer, win_w, win_h);
     }
 }
 
-impl InputSource for GameWindow {
-    fn pads(&mut self, _frame: u64) -> [u16; 2] {
-        let mut pad = 0;
-        for (key, bit) in KEYMAP {
-            if self.window.is_key_down(key) {
-                pad |= bit;
+impl HostInput for GameWindow {
+    fn held(&mut self, held: &mut Held) {
+        for key in self.window.get_keys() {
+            if let Some(k) = KeyId::of(key) {
+                held.insert(Input::Key(k));
             }
         }
-        [pad, 0]
     }
 }
