@@ -35,7 +35,10 @@ impl Vdp {
                 // Only mode 5 takes a second word.
                 self.pending = self.mode5();
             }
-            self.fifo.byte_access = self.code & 0x06 == 0;
+            // The FIFO's slot count per word (two for VRAM) follows only a complete command:
+            // a first word or a register write leaves it (Genesis Plus GX; BlastEm's
+            // gen_test_hv fills the FIFO with VRAM-speed words right after the register pair
+            // `move.l #$8A718014`, and its HV samples then match only this).
             return PortEffect::None;
         }
         self.pending = false;
