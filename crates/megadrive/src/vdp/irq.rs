@@ -107,3 +107,80 @@ impl Vdp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vdp_at_line_226() -> Vdp {
+        // Mode 5, V-int disabled but pending, H-int disabled but pending (testpico's set-up).
+        let mut v = Vdp::new(false);
+        v.regs[0] = 0x04;
+        v.regs[1] = 0x04;
+        v.vint_pending = true;
+        v.hint_pending = true;
+        v
+    }
+
+    #[test]
+    fn an_enabled_pending_vint_is_seen_one_instruction_late() {
+        let mut v = vdp_at_line_226();
+        let (old0, old1) = (v.regs[0], v.regs[1]);
+        v.regs[1] = 0x24;
+        v.note_enable_write(old0, old1, false);
+        assert_eq!(v.cpu_irq_level(), 0, "run start inside the latency");
+        assert_eq!(
+            v.cpu_irq_level_at_boundary(),
+            0,
+            "end of the enabling MOVE.W"
+        );
+        assert_eq!(
+            v.cpu_irq_level_at_boundary(),
+            6,
+            "end of the next instruction"
+        );
+        v.acknowledge(6);
+        assert_eq!(v.irq_delay, IrqDelay::None);
+        assert!(!v.vint_pending);
+    }
+
+    #[test]
+    fn the_latched_level_survives_a_higher_one_raised_meanwhile() {
+        let mut v = vdp_at_line_226();
+        let (old0, old1) = (v.regs[0], v.regs[1]);
+        v.regs[0] = 0x14;
+        v.note_enable_write(old0, old1, false);
+        assert_eq!(v.cpu_irq_level_at_boundary(), 0);
+        // The next instruction enables V-int: the CPU still takes level 4.
+        let (old0, old1) = (v.regs[0], v.regs[1]);
+        v.regs[1] = 0x24;
+        v.note_enable_write(old0, old1, false);
+        assert_eq!(v.cpu_irq_level_at_boundary(), 4);
+        // Its acknowledge clears the V-int (pending and enabled), the H-int stays.
+        v.acknowledge(4);
+        assert!(!v.vint_pending && v.hint_pending);
+        assert_eq!(v.cpu_irq_level_at_boundary(), 4);
+    }
+
+    #[test]
+    fn move_long_writes_have_no_latency() {
+        let mut v = vdp_at_line_226();
+        let (old0, old1) = (v.regs[0], v.regs[1]);
+        v.regs[1] = 0x24;
+        v.note_enable_write(old0, old1, true);
+        assert_eq!(v.cpu_irq_level_at_boundary(), 6);
+    }
+
+    #[test]
+    fn latency_byte_round_trips() {
+        for d in [
+            IrqDelay::None,
+            IrqDelay::Armed(6),
+            IrqDelay::Next(4),
+            IrqDelay::Held(4),
+        ] {
+            assert_eq!(IrqDelay::from_byte(d.to_byte()), Some(d));
+        }
+        assert_eq!(IrqDelay::from_byte(0x48), None);
+    }
+}
