@@ -62,6 +62,7 @@ SCENES = [
     "hint_raster",
     "pad",
     "timing_readouts",
+    "irq_latency",
 ]
 
 # What each scene checks (the full story is in the comments of src/asm/scenes.s).
@@ -88,6 +89,10 @@ CHECKS = {
     "timing_readouts": "CPU-measured numbers shown in hex: HV counter and VDP status at "
     "reset, fill duration, HV counter around a 68000 DMA, HV counter at V-int entry, status "
     "in V-blank",
+    "irq_latency": "probes shown in hex: the Z80 reading the VDP data port at $7F00/$7F01, "
+    "the 68000 taking an interrupt one instruction after the write that enables it (status "
+    "reads around it, H-int/V-int counts), a latched H-int whose acknowledge clears a V-int "
+    "enabled one instruction later",
 }
 
 # Pad input: buttons held on port 1 for frames first..last (inclusive). The pad scene runs
@@ -97,7 +102,8 @@ INPUT = [{"first": 337, "last": 352, "port": 0, "buttons": ["A", "C", "START", "
 
 # The golden frames. Scene s (see the ROM's main.s) is set up in the V-blank at the start
 # of frame 32 s + 1 and shown until frame 32 s + 32; static scenes are taken 16 frames in.
-GOLDENS = [10, 26] + [SCENE_FRAMES * s + 17 for s in range(1, 10)] + [336, 337, 345, 369, 370]
+GOLDENS = [10, 26] + [SCENE_FRAMES * s + 17 for s in range(1, 10)] + [336, 337, 345, 369, 370,
+                                                                      401]
 # (369 and 370: the V-int HV readout jitters with the main loop's phase, so both are kept.)
 # Width of the real picture where it is narrower than stable-retro's fixed 320.
 H32_SCENES = {"h32"}

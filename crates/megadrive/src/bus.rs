@@ -309,7 +309,14 @@ impl System {
                 }
             }
             0x04 => {
+                let (old0, old1) = (self.vdp.regs[0], self.vdp.regs[1]);
                 let effect = self.vdp.write_control(value, self.now);
+                if value & 0xC000 == 0x8000 {
+                    // MOVE.L (opcode $2xxx) writes its first word before its last bus cycle.
+                    let move_long = self.word_at_pc(self.pc) & 0xF000 == 0x2000;
+                    self.vdp.release_held_irq();
+                    self.vdp.note_enable_write(old0, old1, move_long);
+                }
                 if effect == PortEffect::StartDma {
                     self.dma_start(false);
                 }
@@ -859,6 +866,11 @@ impl z80::Bus for Z80View<'_> {
             0x4000..=0x5FFF => self.0.ym.read(addr as u32 & 3, now),
             0x6000..=0x7EFF => 0xFF,
             0x7F00..=0x7FFF => match addr & 0x1F {
+                // The Z80 reads the data port like the 68000 does, a byte of each word the
+                // port returns (testpico "z80 vdp read": LDIR from $7F00 gets $11 then $44 of
+                // VRAM words $1122 $3344).
+                0x00 | 0x02 => (self.0.vdp.read_data() >> 8) as u8,
+                0x01 | 0x03 => self.0.vdp.read_data() as u8,
                 0x04 | 0x06 => ((self.0.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
                 0x05 | 0x07 => self.0.vdp.read_status(now, false) as u8,
                 0x08 | 0x0A | 0x0C | 0x0E => (self.0.vdp.hv_counter(now) >> 8) as u8,

@@ -198,6 +198,7 @@ impl Machine {
                     let vdp = &mut self.bus.sys.vdp;
                     vdp.status |= status::VINT_OCCURRED;
                     vdp.vint_pending = true;
+                    vdp.release_held_irq();
                     vdp.z80_irq = true;
                     self.phase = Phase::ToLineEnd;
                 }
@@ -303,6 +304,7 @@ impl Machine {
             sys.vdp.begin_frame(line_start);
         }
         let vdp = &mut sys.vdp;
+        vdp.release_held_irq();
         let h = vdp.active_lines;
         let lpf = vdp.lines_per_frame();
         let v = if k < lpf - h { h + k } else { k - (lpf - h) };
@@ -439,7 +441,7 @@ impl Machine {
 /// the Genesis Plus GX 1.7 results depend on) and skipping idle-loop passes.
 fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> BoundaryExit {
     cpu.prepare(&bus.sys.timing);
-    cpu.set_irq(bus.sys.vdp.irq_level());
+    cpu.set_irq(bus.sys.vdp.cpu_irq_level());
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !bus.sys.timing.refresh_stall;
     let mut idle = IdleLoop::<C::Snapshot> {
@@ -476,7 +478,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
         }
         BoundaryControl {
             stop: bus.sys.now >= target || bus.sys.watch_hit.is_some(),
-            irq_level: bus.sys.vdp.irq_level(),
+            irq_level: bus.sys.vdp.cpu_irq_level_at_boundary(),
         }
     })
 }

@@ -16,8 +16,8 @@ mod cpu;
 
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change. 4: the 68000's double-bus-fault halt; 5: which 68000 core,
-/// then its state.
-pub const STATE_VERSION: u32 = 5;
+/// then its state; 6: the one-instruction interrupt latency (`vdp::irq`).
+pub const STATE_VERSION: u32 = 6;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -376,6 +376,7 @@ impl Machine {
         w.u16(v.status);
         w.bool(v.hint_pending);
         w.bool(v.vint_pending);
+        w.u8(v.irq_delay.to_byte());
         w.u8(v.hint_counter);
         w.u16(v.v_counter);
         w.u64(v.line_start);
@@ -589,6 +590,9 @@ impl Machine {
         v.status = r.u16()?;
         v.hint_pending = r.bool()?;
         v.vint_pending = r.bool()?;
+        let delay = r.u8()?;
+        v.irq_delay = crate::vdp::irq::IrqDelay::from_byte(delay)
+            .ok_or_else(|| r.invalid("interrupt latency byte out of range"))?;
         v.hint_counter = r.u8()?;
         v.v_counter = r.u16()?;
         v.line_start = r.u64()?;

@@ -19,7 +19,7 @@ pub fn rom() -> &'static [u8] {
 pub const SCENE_FRAMES: u64 = 32;
 
 /// The scenes in the order the ROM shows them (`scene_setups` in `src/asm/scenes.s`).
-pub const SCENES: [&str; 12] = [
+pub const SCENES: [&str; 13] = [
     "planes_full_scroll",
     "line_hscroll_2cell_vscroll",
     "cell_hscroll",
@@ -32,6 +32,7 @@ pub const SCENES: [&str; 12] = [
     "hint_raster",
     "pad",
     "timing_readouts",
+    "irq_latency",
 ];
 
 #[cfg(test)]

@@ -7,12 +7,14 @@
 pub mod dma;
 pub mod fifo;
 pub mod hv;
+pub mod irq;
 pub mod ports;
 pub mod render;
 
 use crate::clock::{LINES_NTSC, LINES_PAL, MCLK_PER_LINE};
 use dma::Dma;
 use fifo::Fifo;
+use irq::IrqDelay;
 use render::{Pixel, RenderInput, Renderer};
 
 /// Bytes of VRAM.
@@ -66,6 +68,8 @@ pub struct Vdp {
     pub status: u16,
     pub hint_pending: bool,
     pub vint_pending: bool,
+    /// The 68000's interrupt latency after a write that enables a pending interrupt.
+    pub irq_delay: IrqDelay,
     /// The H-int line counter.
     pub hint_counter: u8,
     /// The line being displayed (0 = first active line).
@@ -116,6 +120,7 @@ impl Vdp {
             status: u16::from(pal),
             hint_pending: false,
             vint_pending: false,
+            irq_delay: IrqDelay::None,
             hint_counter: 0xFF,
             v_counter: 192,
             line_start: 0,
@@ -202,6 +207,10 @@ impl Vdp {
 
     /// The 68000 acknowledges `level`: the VDP drops the matching pending flag.
     pub fn acknowledge(&mut self, level: u8) {
+        self.release_held_irq();
+        // The VDP clears the V-int whatever level the 68000 latched, when V-int is pending and
+        // enabled (testpico "irq ack h-v 2": the H-int vector taken after V-int was enabled
+        // clears the V-int; Fatal Rewind).
         if level == 6 || (self.vint_pending && self.regs[1] & 0x20 != 0) {
             self.vint_pending = false;
             self.status &= !status::VINT_OCCURRED;

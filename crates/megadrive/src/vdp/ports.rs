@@ -35,7 +35,10 @@ impl Vdp {
                 // Only mode 5 takes a second word.
                 self.pending = self.mode5();
             }
-            self.fifo.byte_access = self.code & 0x06 == 0;
+            // The FIFO's slot count per word (two for VRAM) follows only a complete command:
+            // a first word or a register write leaves it (Genesis Plus GX; BlastEm's
+            // gen_test_hv fills the FIFO with VRAM-speed words right after the register pair
+            // `move.l #$8A718014`, and its HV samples then match only this).
             return PortEffect::None;
         }
         self.pending = false;
@@ -245,5 +248,29 @@ impl Vdp {
         self.regs[22] = (end >> 8) as u8;
         self.regs[19] = 0;
         self.regs[20] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_register_write_keeps_the_fifo_at_vram_speed() {
+        let mut v = Vdp::new(false);
+        v.regs[1] = 0x44;
+        // VRAM write at $0000: two slots per word.
+        v.write_control(0x4000, 0);
+        v.write_control(0x0000, 0);
+        assert!(v.fifo.byte_access);
+        // Registers 10 and 0 (BlastEm's gen_test_hv, `move.l #$8A718014`) change CD1-CD0 but
+        // not the FIFO's slot width, as in Genesis Plus GX.
+        v.write_control(0x8A71, 0);
+        v.write_control(0x8014, 0);
+        assert!(v.fifo.byte_access);
+        // A complete CRAM command does.
+        v.write_control(0xC000, 0);
+        v.write_control(0x0000, 0);
+        assert!(!v.fifo.byte_access);
     }
 }

@@ -3,7 +3,7 @@
 | started). The order here is the order on screen; crates/testrom/goldens/manifest.json
 | names them with the same numbers.
 
-        .equ    NUM_SCENES, 12
+        .equ    NUM_SCENES, 13
 
 scene_setups:
         dc.l    sc_planes_setup         | 0
@@ -18,6 +18,7 @@ scene_setups:
         dc.l    sc_raster_setup         | 9
         dc.l    sc_pad_setup            | 10
         dc.l    sc_readouts_setup       | 11
+        dc.l    sc_irq_setup            | 12
 scene_frames:
         dc.l    sc_planes_frame
         dc.l    frame_none
@@ -31,6 +32,7 @@ scene_frames:
         dc.l    frame_none
         dc.l    sc_pad_frame
         dc.l    sc_readouts_frame
+        dc.l    frame_none
 
 frame_none:
         rts
@@ -598,4 +600,150 @@ sc_readouts_frame:
         move.w  (sp)+, d1
         moveq   #6, d3
         bsr     readout_at
+        rts
+
+| Scene 12, interrupt latency and the Z80's view of the VDP data port. Three probes run
+| before the scene is drawn, then their results are shown as readouts (rows 0-8):
+| 0: the bytes the Z80 reads at $7F00 then $7F01 with the VDP set to read VRAM $0100, which
+|    holds $1122 $3344: each byte read is a data-port read of the next word, so $11 then $44;
+| 1-5: at line 226 with V-int pending but disabled and H-int pending: status (F set), the
+|    H-int taken, status again (F set), then `move.w` enabling V-int followed by two
+|    `move.l` status reads: the first still sees F (the 68000 takes the interrupt only after
+|    the instruction following the enabling write), the second does not;
+| 6: H-ints and V-ints in that probe (one each);
+| 7, 8: enabling H-int then V-int in the next instruction, interrupts unmasked: the 68000
+|    takes the H-int it latched, whose acknowledge clears the V-int (the VDP acknowledges
+|    V-int first), then the still-pending H-int again: two H-ints, no V-int, F clear after.
+| These are the expectations of notaz's testpico ("z80 vdp read", "irq ack h-v",
+| "irq ack h-v 2"), measured on hardware by its author; the probes are ours.
+sc_irq_setup:
+        move.w  #0x2700, sr
+        clr.b   hint_active
+        bsr     load_regs
+        bsr     probe_z80_vdp_read
+        bsr     probe_irq_h_v
+        bsr     probe_irq_h_v_2
+        VDPREG  0, 0x04
+        VDPREG  10, 0xFF
+        VDPREG  1, 0x34
+        bsr     scene_begin
+        lea     irq_readouts, a1
+        moveq   #0, d3
+1:      movea.l (a1)+, a0
+        move.w  (a0), d1
+        bsr     readout_at
+        addq.w  #1, d3
+        cmpi.w  #9, d3
+        bne.s   1b
+        bra     display_on
+
+irq_readouts:
+        dc.l    probe_z80, probe_hv_s0, probe_hv_s1, probe_hv_l1, probe_hv_l1 + 2
+        dc.l    probe_hv_l2, probe_hv_n, probe_hv2_s0, probe_hv2_n
+
+| The Z80 copies the bytes at $7F00 and $7F01 to $1100-$1101, then spins.
+z80_vdp_read_program:
+        dc.b    0x3A, 0x00, 0x7F    | ld a, ($7F00)
+        dc.b    0x32, 0x00, 0x11    | ld ($1100), a
+        dc.b    0x3A, 0x01, 0x7F    | ld a, ($7F01)
+        dc.b    0x32, 0x01, 0x11    | ld ($1101), a
+        dc.b    0x18, 0xFE          | jr $
+z80_vdp_read_program_end:
+        .balign 2
+
+probe_z80_vdp_read:
+        | The 68000 reaches Z80 RAM only with the Z80 out of reset and its bus granted.
+        move.w  #0x0100, Z80_BUSREQ
+        move.w  #0x0100, Z80_RESET
+1:      btst    #0, Z80_BUSREQ
+        bne.s   1b
+        lea     z80_vdp_read_program, a0
+        lea     0xA00000, a1
+        moveq   #(z80_vdp_read_program_end - z80_vdp_read_program) - 1, d0
+2:      move.b  (a0)+, (a1)+
+        dbra    d0, 2b
+        move.b  #0x5A, 0xA01100
+        move.b  #0x5A, 0xA01101
+        VRAM_W  0x0100
+        move.l  #0x11223344, VDP_DATA
+        move.l  #0x01000000, VDP_CTRL   | read VRAM $0100
+        | A reset pulse with the bus released starts the program at address 0.
+        move.w  #0x0000, Z80_RESET
+        move.w  #0x0000, Z80_BUSREQ
+        moveq   #10, d0
+3:      dbra    d0, 3b
+        move.w  #0x0100, Z80_RESET
+        move.w  #200, d0
+4:      dbra    d0, 4b
+        move.w  #0x0100, Z80_BUSREQ
+5:      btst    #0, Z80_BUSREQ
+        bne.s   5b
+        move.b  0xA01100, d0
+        lsl.w   #8, d0
+        move.b  0xA01101, d0
+        move.w  d0, probe_z80
+        move.w  #0x0000, Z80_RESET      | held in reset again, as for every other scene
+        rts
+
+| Waits (interrupts masked) for line 100, then line 226, with the H-int counter at 0 so
+| that H-int is pending from the active lines.
+wait_line_226:
+        VDPREG  10, 0x00
+1:      cmpi.b  #100, 0xC00008
+        bne.s   1b
+2:      cmpi.b  #226, 0xC00008
+        bne.s   2b
+        rts
+
+probe_irq_h_v:
+        VDPREG  1, 0x14             | V-int off (display off, DMA on, mode 5)
+        move.w  band, d6
+        move.l  frame_count, d7
+        bsr     wait_line_226
+        move.w  VDP_CTRL, probe_hv_s0
+        VDPREG  0, 0x14             | H-int on: taken once interrupts are unmasked
+        move.w  #0x2000, sr
+        move.w  #66, d0
+1:      dbra    d0, 1b
+        move.w  VDP_CTRL, probe_hv_s1
+        lea     VDP_CTRL, a0
+        move.w  #0x8134, d0
+        move.w  d0, (a0)            | V-int on, with V-int pending
+        move.l  (a0), d1
+        move.l  (a0), d2
+        move.w  #0x2700, sr
+        move.l  d1, probe_hv_l1
+        move.l  d2, probe_hv_l2
+        VDPREG  0, 0x04
+        VDPREG  1, 0x14
+        | falls through: the counts
+        move.w  band, d0
+        sub.w   d6, d0
+        lsl.w   #8, d0
+        move.l  frame_count, d1
+        sub.l   d7, d1
+        move.b  d1, d0
+        move.w  d0, probe_hv_n
+        rts
+
+probe_irq_h_v_2:
+        move.w  band, d6
+        move.l  frame_count, d7
+        bsr     wait_line_226
+        move.w  VDP_CTRL, probe_hv2_s0
+        move.w  #0x2000, sr
+        move.w  #0x8014, VDP_CTRL   | H-int on (pending): the 68000 latches level 4
+        move.w  #0x8134, VDP_CTRL   | V-int on (pending) in the very next instruction
+        moveq   #1, d0
+1:      dbra    d0, 1b
+        move.w  #0x2700, sr
+        move.w  VDP_CTRL, probe_hv2_s1
+        VDPREG  0, 0x04
+        move.w  band, d0
+        sub.w   d6, d0
+        lsl.w   #8, d0
+        move.l  frame_count, d1
+        sub.l   d7, d1
+        move.b  d1, d0
+        move.w  d0, probe_hv2_n
         rts
