@@ -11,6 +11,7 @@ mod html;
 mod plot;
 pub mod results;
 mod stage;
+pub mod terrain_shape;
 
 use std::fmt::Write as _;
 
