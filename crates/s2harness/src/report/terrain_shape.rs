@@ -104,3 +104,20 @@ pub fn around(path: &[[i32; 2]]) -> (i32, i32, i32, i32) {
     let pad_y = 96 + (w / 4 - h).max(0) / 2 + 16;
     (x0 - pad_x, y0 - pad_y, x1 + pad_x, y1 + pad_y)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use s2model::Stage;
+
+    #[test]
+    fn a_floor_of_full_blocks_is_drawn_as_whole_cells() {
+        // Cells 0..4 of row 10 solid: four 16 × 16 squares from y 160, nothing on path 2 alone.
+        let stage = Stage::flat_floor(10, 0, 4, 1);
+        let s = terrain_shape(&stage, 0, 0, 200, 300);
+        assert_eq!(s.path1.matches('M').count(), 4, "{}", s.path1);
+        assert!(s.path1.starts_with("M0 160h16v16h-16z"), "{}", s.path1);
+        assert!(s.path2.is_empty());
+        assert!(terrain_shape(&stage, 400, 0, 600, 100).path1.is_empty());
+    }
+}
