@@ -10,9 +10,9 @@ traces=${2:-$here/../../traces}
 out=${3:-$(mktemp -d /tmp/s2trace-check.XXXXXX)}
 mkdir -p "$out"
 pass=0; fail=0; failed=""
-for sc in "$traces"/*.scenario.json; do
+for sc in "$traces"/*.scenario.json "$traces"/terrain/*.scenario.json; do
   name=$(basename "$sc" .scenario.json)
-  ref="$traces/$name.trace.jsonl.gz"
+  ref="${sc%.scenario.json}.trace.jsonl.gz"
   [ -f "$ref" ] || continue
   t0=$(date +%s)
   if python3 "$here/s2trace.py" --rom "$rom" "$sc" -o "$out/$name.trace.jsonl" --compare "$ref" \

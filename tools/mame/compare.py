@@ -18,6 +18,8 @@ COMPARED = [
     "angle", "move_lock", "next_tilt", "tilt", "spindash_flag", "spindash_counter", "jumping",
     "ctrl_held", "ctrl_pressed", "primary_angle", "secondary_angle", "camera_bias",
 ]
+# Optional compared fields (formats.md §3): Sonic's collision layer, compared when both traces carry them.
+LAYER = ["top_solid_bit", "lrb_solid_bit"]
 WORDS = {"x_pos", "x_sub", "y_pos", "y_sub", "x_vel", "y_vel", "inertia", "look_delay", "move_lock",
          "spindash_counter", "camera_bias"}
 
@@ -45,8 +47,12 @@ def fmt(field, v):
     return f"{v} (${v & 0xFF:02X})"
 
 
-def diff_fields(a, b):
-    return [f for f in COMPARED if a.get(f) != b.get(f)]
+def diff_fields(a, b, layer=False):
+    return [f for f in COMPARED + (LAYER if layer else []) if a.get(f) != b.get(f)]
+
+
+def carries_layer(header):
+    return all(f in header.get("fields", []) for f in LAYER)
 
 
 def compare(path_a, path_b, out=sys.stdout):
@@ -55,7 +61,8 @@ def compare(path_a, path_b, out=sys.stdout):
     hb, fb = load(path_b)
     names = (path_a, path_b)
     ok = True
-    d = diff_fields(ha.get("initial", {}), hb.get("initial", {}))
+    layer = carries_layer(ha) and carries_layer(hb)
+    d = diff_fields(ha.get("initial", {}), hb.get("initial", {}), layer)
     if d:
         print("initial differs:", file=out)
         for f in d:
@@ -64,7 +71,7 @@ def compare(path_a, path_b, out=sys.stdout):
     n = min(len(fa), len(fb))
     for i in range(n):
         a, b = fa[i], fb[i]
-        d = diff_fields(a, b)
+        d = diff_fields(a, b, layer)
         if a.get("frame") != b.get("frame"):
             d = ["frame"] + d
         if a.get("input") != b.get("input"):
@@ -82,7 +89,8 @@ def compare(path_a, path_b, out=sys.stdout):
         return False
     if ha.get("stop") != hb.get("stop"):
         print(f"note: stop differs: {ha.get('stop')!r} vs {hb.get('stop')!r}", file=out)
-    print(f"agree: {len(fa)} frames and initial, {len(COMPARED)} fields", file=out)
+    print(f"agree: {len(fa)} frames and initial, {len(COMPARED) + (len(LAYER) if layer else 0)} fields",
+          file=out)
     return ok
 
 

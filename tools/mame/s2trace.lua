@@ -76,8 +76,14 @@ local FIELDS = {
   { "ctrl_held", S.Ctrl_1_Logical, 8 }, { "ctrl_pressed", S.Ctrl_1_Logical + 1, 8 },
   { "primary_angle", S.Primary_Angle, 8 }, { "secondary_angle", S.Secondary_Angle, 8 },
   { "camera_bias", S.Camera_Y_pos_bias, 16 },
-  { "level_frame", S.Level_frame_counter, 16 },
 }
+-- terrain scenarios (format 2) also record Sonic's collision layer (formats.md §3, optional fields)
+local T = cfg.terrain
+if T then
+  FIELDS[#FIELDS + 1] = { "top_solid_bit", obj + S.top_solid_bit, 8 }
+  FIELDS[#FIELDS + 1] = { "lrb_solid_bit", obj + S.lrb_solid_bit, 8 }
+end
+FIELDS[#FIELDS + 1] = { "level_frame", S.Level_frame_counter, 16 }
 
 local function read_field(f)
   local kind = f[3]
@@ -100,7 +106,7 @@ end
 
 local function clamp(v, lo, hi) if v < lo then return lo elseif v > hi then return hi else return v end end
 
-local function setup()
+local function clear_objects()
   -- objects: every slot but Sonic's; keep the dust object (Sonic_Dust, $40 bytes)
   zero_range(S.Sidekick, S.Dynamic_Object_RAM_End)
   zero_range(S.LevelOnly_Object_RAM, S.Sonic_Dust)
@@ -115,6 +121,10 @@ local function setup()
     w16(a, 0xFFFF)
     a = a + 6
   end
+end
+
+local function setup()
+  clear_objects()
   -- stage: clear the foreground half of the 16 layout rows, then chunks and layout bytes
   for row = 0, 15 do zero_range(S.Level_Layout + row * 0x100, S.Level_Layout + row * 0x100 + 0x80) end
   for _, c in ipairs(cfg.chunks) do
@@ -122,7 +132,11 @@ local function setup()
     for i = 1, 64 do w16(base + (i - 1) * 2, c.words[i]) end
   end
   for _, l in ipairs(cfg.layout) do w8(S.Level_Layout + l[1], l[2]) end
-  -- Sonic
+  place_sonic()
+end
+
+-- Sonic standing at the scenario's start, and the globals, as the flat stages write them
+function place_sonic()
   local function o8(off, v) w8(obj + off, v) end
   local function o16(off, v) w16(obj + off, v) end
   o8(S.routine, 2)
@@ -149,6 +163,37 @@ local function setup()
   w32(S.Timer, 0)
   w32(S.Camera_X_pos, clamp(cfg.sonic.x - 0xA0, 0, 0x29A0) << 16)
   w32(S.Camera_Y_pos, clamp(cfg.sonic.y - 0x60, 0, 0x320) << 16)
+end
+
+-- the act's boundaries: Camera_Min_X_pos, Camera_Max_X_pos, Camera_Min_Y_pos, Camera_Max_Y_pos
+local function bounds()
+  return { r16(S.Camera_Min_X_pos), r16(S.Camera_Max_X_pos), r16(S.Camera_Min_Y_pos), r16(S.Camera_Max_Y_pos) }
+end
+local start_bounds = nil
+
+-- terrain scenarios (terrain-format.md §2, s2harness game/terrain.rs run_terrain): the act's own terrain
+-- kept; objects and rings removed; the object manager restarted (Obj_placement_routine 0: ObjectsManager_Init
+-- loads what lies around the camera at the end of frame 0); Sonic placed, with the scenario's speeds and
+-- in_air; the camera on him, clamped to the act's boundaries
+local function setup_terrain()
+  clear_objects()
+  w8(S.Obj_placement_routine, 0)
+  place_sonic()
+  w16(obj + S.x_vel, T.x_vel & 0xFFFF); w16(obj + S.y_vel, T.y_vel & 0xFFFF)
+  w16(obj + S.inertia, T.inertia & 0xFFFF)
+  if T.air then w8(obj + S.status, r8(obj + S.status) | 2) end
+  start_bounds = bounds()
+  local b = start_bounds
+  w32(S.Camera_X_pos, clamp(cfg.sonic.x - 0xA0, b[1], b[2]) << 16)
+  w32(S.Camera_Y_pos, clamp(cfg.sonic.y - 0x60, b[3], b[4]) << 16)
+end
+
+-- every freshly loaded dynamic object other than a path swapper (object $03) is deleted before it runs
+local function keep_only_swappers()
+  for slot = S.Dynamic_Object_RAM, S.Dynamic_Object_RAM_End - 1, 0x40 do
+    local id = r8(slot)
+    if id ~= 0 and id ~= 3 then zero_range(slot, slot + 0x40) end
+  end
 end
 
 -- per-frame checks (traces/README.md step 3)
@@ -195,37 +240,72 @@ local since_boundary = 0   -- MAME frames since the last boundary, during the ru
 local function write_trace()
   local header = string.format(
     '{"format":1,"scenario":%s,"source":"%s","rom_sha1":"%s","fields":[%s],"initial":{%s},'
-      .. '"frames":%d,"stop":"%s","floor_x":[%d, %d]}',
-    cfg.scenario_json, cfg.source, cfg.rom_sha1, cfg.fields_json, initial, #lines, stop, cfg.floor_lo, cfg.floor_hi)
+      .. '"frames":%d,"stop":"%s"',
+    cfg.scenario_json, cfg.source, cfg.rom_sha1, cfg.fields_json, initial, #lines, stop)
+  if T then
+    header = header .. "}"
+  else
+    header = header .. string.format(',"floor_x":[%d, %d]}', cfg.floor_lo, cfg.floor_hi)
+  end
   local f = assert(io.open(cfg.out_path, "w"))
   f:write(header, "\n")
   for _, l in ipairs(lines) do f:write(l, "\n") end
   f:close()
 end
 
+local act_seen_restart, act_ready_at = false, nil
+local act_frames = 0     -- MAME frames in the act-2 load (phase "act")
+local act_settled = 0    -- boundaries seen once act 2 has settled (phase "act2")
+
+local function start_run(lfc)
+  if r8(S.Level_started_flag) ~= 1 or r8(S.Control_Locked) ~= 0 then
+    return fail("no control at Level_frame_counter " .. lfc)
+  end
+  if r16(S.Ctrl_1_Logical) ~= 0 then return fail("pad not idle before the run") end
+  if T then setup_terrain() else setup() end
+  initial = sample_json()
+  prev_lfc, prev_vrc = lfc, r32(S.Vint_runcount)
+  set_pad(N > 1 and cfg.held[2] or 0)          -- script frame 1
+  phase = "run"
+  if N == 0 then stop = "end"; write_trace(); phase = "done"; finish("ok") end
+end
+
 local function boundary()
+  if phase == "act" then return end
+  if phase == "act2" then
+    -- act 2 has loaded and settled: one boundary to set frame 0's pad, the next is the setup
+    act_settled = act_settled + 1
+    if act_settled == 1 then
+      set_pad(N > 0 and cfg.held[1] or 0)
+    else
+      return start_run(r16(S.Level_frame_counter))
+    end
+    return
+  end
   if phase == "level" then
     if r8(S.Game_Mode) ~= S.GameModeID_Level then return end
     local lfc = r16(S.Level_frame_counter)
+    if T and T.act == 1 and lfc == cfg.start_lfc then
+      -- Emerald Hill 2, as s2harness Game::in_act loads it: at a frame boundary the act goes into
+      -- Current_ZoneAndAct and Level_Inactive_flag is set, so Level_MainLoop restarts Level
+      w16(S.Current_ZoneAndAct, 1)
+      w8(S.Last_star_pole_hit, 0)
+      w16(S.Level_Inactive_flag, 1)
+      phase = "act"
+      return
+    end
+    if T and T.act == 1 then return end
     if lfc == cfg.start_lfc - 1 then
       set_pad(N > 0 and cfg.held[1] or 0)          -- script frame 0, one boundary early
     elseif lfc == cfg.start_lfc then
-      if r8(S.Level_started_flag) ~= 1 or r8(S.Control_Locked) ~= 0 then
-        return fail("no control at Level_frame_counter " .. lfc)
-      end
-      if r16(S.Ctrl_1_Logical) ~= 0 then return fail("pad not idle before the run") end
-      setup()
-      initial = sample_json()
-      prev_lfc, prev_vrc = lfc, r32(S.Vint_runcount)
-      set_pad(N > 1 and cfg.held[2] or 0)          -- script frame 1
-      phase = "run"
-      if N == 0 then stop = "end"; write_trace(); phase = "done"; finish("ok") end
+      return start_run(lfc)
     elseif lfc > cfg.start_lfc then
       return fail("missed the start boundary")
     end
   elseif phase == "run" then
     since_boundary = 0
     k = k + 1
+    if T then keep_only_swappers() end
     local err, lfc, vrc = check(k, prev_lfc, prev_vrc)
     if err then return fail(string.format("frame %d: %s", k, err)) end
     prev_lfc, prev_vrc = lfc, vrc
@@ -233,6 +313,16 @@ local function boundary()
     local x = r16(obj + S.x_pos)
     if r8(obj + S.routine) == 6 then
       stop = "dead"
+    elseif T and x >= T.event_line then
+      stop = "event_line"
+    elseif T then
+      local b = bounds()
+      for i = 1, 4 do
+        if b[i] ~= start_bounds[i] then
+          return fail(string.format("frame %d: a level event moved the act's boundaries", k))
+        end
+      end
+      if k == N - 1 then stop = "end" end
     elseif (cfg.floor_lo > 0 and x < cfg.floor_lo + 160) or x > cfg.floor_hi - 160 then
       stop = "floor_end"
     elseif k == N - 1 then
@@ -282,6 +372,23 @@ emu.register_frame_done(function()
       return fail(string.format("frame %d: no frame boundary for %d MAME frames (Game_Mode $%02X, Game_paused %d)",
                                 k + 1, since_boundary, r8(S.Game_Mode), r16(S.Game_paused)))
     end
+  end
+  if phase == "act" then
+    -- s2harness Game::in_act: the level restarts (Level_started_flag 0), then runs until it has started
+    -- and Sonic has control, then 30 more frames
+    act_frames = act_frames + 1
+    if act_frames > cfg.boot_timeout then return fail("act 2 did not load") end
+    if not act_seen_restart then
+      if r8(S.Level_started_flag) == 0 then act_seen_restart = true end
+    elseif not act_ready_at then
+      if r8(S.Game_Mode) == S.GameModeID_Level and r8(S.Level_started_flag) == 1 and r8(S.Control_Locked) == 0 then
+        act_ready_at = act_frames
+      end
+    elseif act_frames >= act_ready_at + 30 then
+      if r16(S.Current_ZoneAndAct) ~= 1 then return fail("the game is not in act 2 after loading it") end
+      phase = "act2"
+    end
+    return
   end
   if phase ~= "boot" then return end
   boot_frames = boot_frames + 1

@@ -33,6 +33,10 @@ import compare  # noqa: E402
 
 SOURCE = "mame 0.251"
 FIELDS = compare.COMPARED + ["level_frame"]
+TERRAIN_FIELDS = compare.COMPARED + compare.LAYER + ["level_frame"]
+# The x at which an act's level events start moving its boundaries (terrain-format.md §2, the
+# event_line stop; s2model::terrain_scenario::event_line): EHZ1, EHZ2.
+EVENT_LINE = {0: 0x28A0, 1: 0x2780}
 BUTTON_BITS = {"U": 0x01, "D": 0x02, "L": 0x04, "R": 0x08, "A": 0x40, "B": 0x10, "C": 0x20, "S": 0x80}
 BUTTON_ORDER = "UDLRABCS"          # how `input` is written in a trace
 START_LFC = 122                    # Level_frame_counter at the setup boundary, as in the reference traces
@@ -120,11 +124,32 @@ def build_stage(stage):
     return chunks, layout, lo, hi
 
 
+def terrain_of(sc, path):
+    """Format 2 (terrain-format.md §2): the act (0 or 1) and Sonic's start speeds; None for format 1."""
+    if sc.get("format") != 2:
+        return None
+    stage = sc.get("stage", {})
+    if stage.get("kind") != "terrain" or stage.get("zone") != "ehz" or stage.get("act") not in (1, 2):
+        raise ValueError(f"{path}: stage: want kind \"terrain\", zone \"ehz\", act 1 or 2")
+    sonic = sc["sonic"]
+    speeds = {}
+    for k in ("x_vel", "y_vel", "inertia"):
+        v = int(sonic.get(k, 0))
+        if not -0x8000 <= v <= 0x7FFF:
+            raise ValueError(f"{path}: sonic.{k}: {v} is outside -32768..=32767")
+        speeds[k] = v
+    air = sonic.get("air", False)
+    if not isinstance(air, bool):
+        raise ValueError(f"{path}: sonic.air: expected true or false")
+    return {"act": stage["act"] - 1, "air": air, **speeds}
+
+
 def load_scenario(path):
     with open(path, encoding="utf-8") as f:
         sc = json.load(f)
-    if sc.get("format") != 1:
-        raise ValueError(f"{path}: scenario format {sc.get('format')!r}, want 1")
+    if sc.get("format") not in (1, 2):
+        raise ValueError(f"{path}: scenario format {sc.get('format')!r}, want 1 or 2 (terrain)")
+    terrain_of(sc, path)
     if "input" in sc:
         text = sc["input"]
     elif "input_file" in sc:
@@ -161,7 +186,11 @@ def lua_str(s):
 
 
 def write_config(path, *, sc, held, rom_sha1, symbols, out_path, status_path):
-    chunks, layout, lo, hi = build_stage(sc["stage"])
+    terrain = terrain_of(sc, path)
+    if terrain:
+        chunks, layout, lo, hi = [], [], 0, 0x10000
+    else:
+        chunks, layout, lo, hi = build_stage(sc["stage"])
     sonic = sc["sonic"]
     facing = sonic.get("facing", "right")
     if facing not in ("left", "right"):
@@ -170,7 +199,12 @@ def write_config(path, *, sc, held, rom_sha1, symbols, out_path, status_path):
     lines.append(f"  scenario_json = {lua_str(json.dumps(str(sc['name'])))},")
     lines.append(f"  source = {lua_str(SOURCE)},")
     lines.append(f"  rom_sha1 = {lua_str(rom_sha1)},")
-    lines.append("  fields_json = " + lua_str(",".join(json.dumps(f) for f in FIELDS)) + ",")
+    fields = TERRAIN_FIELDS if terrain else FIELDS
+    lines.append("  fields_json = " + lua_str(",".join(json.dumps(f) for f in fields)) + ",")
+    if terrain:
+        lines.append(f"  terrain = {{ act = {terrain['act']}, x_vel = {terrain['x_vel']}, y_vel = {terrain['y_vel']},"
+                     f" inertia = {terrain['inertia']}, air = {str(terrain['air']).lower()},"
+                     f" event_line = {EVENT_LINE[terrain['act']]} }},")
     lines.append(f"  out_path = {lua_str(out_path)},")
     lines.append(f"  status_path = {lua_str(status_path)},")
     lines.append(f"  start_lfc = {START_LFC},")

@@ -358,6 +358,7 @@ impl Game {
                 frame: k as u64,
                 input: format_buttons(held),
                 values,
+                layer: None,
             });
             let state = SonicState::from_trace_values(&values).map_err(|e| HarnessError {
                 frame: Some(k),
@@ -376,6 +377,7 @@ impl Game {
                 rom_sha1: Some(self.sha1.clone()),
                 fields: FIELDS.iter().map(|f| f.to_string()).collect(),
                 initial,
+                initial_layer: None,
                 frames: Some(frames.len() as u64),
                 stop: Some(if interrupted {
                     "interrupted".into()

@@ -11,4 +11,5 @@ pub mod store;
 pub mod suite_run;
 pub mod suites;
 pub mod terrain_cache;
+pub mod terrain_run;
 pub mod terrain_suite;

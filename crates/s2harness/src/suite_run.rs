@@ -185,11 +185,11 @@ pub fn run_all_with<'g>(
 
 /// [`run_all_with`], taking no new job once `stop` is set (Ctrl-C): runs in progress finish,
 /// and the jobs never started come back as `None`.
-pub fn run_all_until<'g>(
-    jobs: &[Job],
+pub fn run_all_until<'g, T: Sync>(
+    jobs: &[T],
     threads: usize,
     progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
-    make: &(dyn Fn() -> Runner<'g> + Sync),
+    make: &(dyn Fn() -> Box<dyn FnMut(&T) -> RunOutcome + 'g> + Sync),
     stop: &AtomicBool,
 ) -> Vec<Option<RunOutcome>> {
     let next = AtomicUsize::new(0);

@@ -432,6 +432,7 @@ pub fn run_scenario(sc: &Scenario) -> Trace {
             frame: k as u64,
             input: format_buttons(held),
             values: s.trace_values(),
+            layer: None,
         });
         if let Some(st) = stop_after_frame(&s, floor_x) {
             stop = st;
@@ -446,6 +447,7 @@ pub fn run_scenario(sc: &Scenario) -> Trace {
             rom_sha1: None,
             fields: FIELDS.iter().map(|s| s.to_string()).collect(),
             initial,
+            initial_layer: None,
             frames: Some(frames.len() as u64),
             stop: Some(stop.as_str().into()),
             floor_x: floor_x.map(|(lo, hi)| (lo as i64, hi as i64)),

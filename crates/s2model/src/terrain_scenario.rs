@@ -10,9 +10,9 @@ use crate::frame::step;
 use crate::path_swap::Swappers;
 use crate::scenario::{Scenario, ScenarioError, Stop, stop_after_frame};
 use crate::script::{format_buttons, parse_script};
-use crate::state::{FIELDS, SonicState, status};
+use crate::state::{SonicState, status};
 use crate::terrain::Terrain;
-use crate::trace::{Trace, TraceFrame, TraceHeader};
+use crate::trace::{Trace, TraceFrame, TraceHeader, field_names};
 
 /// The scenario format version that adds stage kinds (format 1 has only built stages).
 pub const TERRAIN_FORMAT: u64 = 2;
@@ -403,6 +403,7 @@ pub fn run_terrain_scenario_with_layers(
     let mut layers = Vec::new();
     let mut s = sc.initial_state(terrain);
     let initial = s.trace_values();
+    let initial_layer = Some([s.top_solid_bit, s.lrb_solid_bit]);
     let n = sc.frame_count();
     let mut frames = Vec::with_capacity(n);
     let mut stop = Stop::End.as_str();
@@ -417,6 +418,7 @@ pub fn run_terrain_scenario_with_layers(
             frame: k as u64,
             input: format_buttons(held),
             values: s.trace_values(),
+            layer: Some([s.top_solid_bit, s.lrb_solid_bit]),
         });
         if let Some(st) = terrain_stop_after_frame(&s, sc.zone, sc.act) {
             stop = st;
@@ -429,8 +431,9 @@ pub fn run_terrain_scenario_with_layers(
             scenario: sc.name.clone(),
             source: "s2lab model".into(),
             rom_sha1: None,
-            fields: FIELDS.iter().map(|s| s.to_string()).collect(),
+            fields: field_names(true),
             initial,
+            initial_layer,
             frames: Some(frames.len() as u64),
             stop: Some(stop.into()),
             floor_x: None,

@@ -10,6 +10,20 @@ use std::path::{Path, PathBuf};
 /// The compared fields' values of one state, in [`FIELDS`] order.
 pub type Values = [i32; FIELD_COUNT];
 
+/// Sonic's collision layer (obj+$3E `top_solid_bit`, obj+$3F `lrb_solid_bit`): $C/$D on path 1,
+/// $E/$F on path 2. Optional compared fields (formats.md §3): terrain traces carry them, the
+/// flat traces recorded before them do not, and two traces compare them only when both do.
+pub type Layer = [u8; 2];
+
+/// The names of [`Layer`]'s two fields, as a trace writes them.
+pub const LAYER_FIELDS: [&str; 2] = ["top_solid_bit", "lrb_solid_bit"];
+
+/// A header's `fields`: the compared fields, and the layer's when `with_layer`.
+pub fn field_names(with_layer: bool) -> Vec<String> {
+    let layer: &[&str] = if with_layer { &LAYER_FIELDS } else { &[] };
+    FIELDS.iter().chain(layer).map(|s| s.to_string()).collect()
+}
+
 /// A trace's first line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceHeader {
@@ -25,6 +39,8 @@ pub struct TraceHeader {
     pub fields: Vec<String>,
     /// `initial`: the compared fields of the state before frame 0.
     pub initial: Values,
+    /// `initial`'s collision layer, when the trace carries the layer fields.
+    pub initial_layer: Option<Layer>,
     /// `frames`: the number of frame lines, when given.
     pub frames: Option<u64>,
     /// `stop`: `end`, `dead` or `floor_end`, when given.
@@ -44,6 +60,8 @@ pub struct TraceFrame {
     pub input: String,
     /// The compared fields after the frame.
     pub values: Values,
+    /// The collision layer after the frame, when the trace carries it.
+    pub layer: Option<Layer>,
 }
 
 /// A whole trace.
@@ -112,6 +130,32 @@ fn read_values(obj: &Map<String, Value>, what: &str) -> Result<Values, String> {
     Ok(v)
 }
 
+/// Read the layer fields from a JSON object when `with_layer` (the header names them).
+fn read_layer(
+    obj: &Map<String, Value>,
+    what: &str,
+    with_layer: bool,
+) -> Result<Option<Layer>, String> {
+    if !with_layer {
+        return Ok(None);
+    }
+    let mut l = [0u8; 2];
+    for (i, name) in LAYER_FIELDS.iter().enumerate() {
+        let x = obj
+            .get(*name)
+            .ok_or_else(|| format!("{what}: missing field '{name}'"))?;
+        l[i] = x
+            .as_u64()
+            .and_then(|n| u8::try_from(n).ok())
+            .ok_or_else(|| format!("{what}: field '{name}' = {x} is out of range for u8"))?;
+    }
+    Ok(Some(l))
+}
+
+fn has_layer(fields: &[String]) -> bool {
+    LAYER_FIELDS.iter().all(|f| fields.iter().any(|g| g == f))
+}
+
 impl Trace {
     /// Read a trace file, gzip-compressed (detected by its magic bytes) or plain.
     pub fn read(path: &Path) -> Result<Trace, TraceError> {
@@ -154,7 +198,8 @@ impl Trace {
             match &header {
                 None => header = Some(parse_header(obj).map_err(|m| malformed(path, ln, m))?),
                 Some(h) => {
-                    let f = parse_frame(&obj).map_err(|m| malformed(path, ln, m))?;
+                    let f = parse_frame(&obj, has_layer(&h.fields))
+                        .map_err(|m| malformed(path, ln, m))?;
                     check_frame(h, &obj, &f, frames.len()).map_err(|m| malformed(path, ln, m))?;
                     frames.push(f);
                 }
@@ -183,7 +228,7 @@ impl Trace {
             obj.push_str(&json_str(f));
         }
         obj.push_str("],\"initial\":");
-        write_values(&mut obj, &h.initial);
+        write_values(&mut obj, &h.initial, h.initial_layer);
         if let Some(n) = h.frames {
             write!(obj, ",\"frames\":{n}").ok();
         }
@@ -209,6 +254,11 @@ impl Trace {
             .ok();
             for (name, v) in FIELDS.iter().zip(f.values.iter()) {
                 write!(out, ",\"{name}\":{v}").ok();
+            }
+            if let Some(l) = f.layer {
+                for (name, v) in LAYER_FIELDS.iter().zip(l) {
+                    write!(out, ",\"{name}\":{v}").ok();
+                }
             }
             out.push_str("}\n");
         }
@@ -286,8 +336,12 @@ fn parse_header(obj: Map<String, Value>) -> Result<TraceHeader, String> {
     if let Some(missing) = FIELDS.iter().find(|f| !fields.iter().any(|g| g == *f)) {
         return Err(format!("header: 'fields' lacks '{missing}'"));
     }
-    let initial = match obj.remove("initial") {
-        Some(Value::Object(o)) => read_values(&o, "header 'initial'")?,
+    let with_layer = has_layer(&fields);
+    let (initial, initial_layer) = match obj.remove("initial") {
+        Some(Value::Object(o)) => (
+            read_values(&o, "header 'initial'")?,
+            read_layer(&o, "header 'initial'", with_layer)?,
+        ),
         Some(v) => return Err(format!("header: 'initial' is not an object: {v}")),
         None => return Err("header: missing 'initial'".into()),
     };
@@ -312,6 +366,7 @@ fn parse_header(obj: Map<String, Value>) -> Result<TraceHeader, String> {
         rom_sha1,
         fields,
         initial,
+        initial_layer,
         frames,
         stop,
         floor_x,
@@ -347,7 +402,7 @@ fn check_frame(
         .map_err(|e| format!("frame {}: 'input' {:?}: {e}", f.frame, f.input))
 }
 
-fn parse_frame(obj: &Map<String, Value>) -> Result<TraceFrame, String> {
+fn parse_frame(obj: &Map<String, Value>, with_layer: bool) -> Result<TraceFrame, String> {
     let frame = obj
         .get("frame")
         .ok_or("missing 'frame'")?
@@ -360,10 +415,12 @@ fn parse_frame(obj: &Map<String, Value>) -> Result<TraceFrame, String> {
         None => return Err(format!("{what}: missing 'input'")),
     };
     let values = read_values(obj, &what)?;
+    let layer = read_layer(obj, &what, with_layer)?;
     Ok(TraceFrame {
         frame,
         input,
         values,
+        layer,
     })
 }
 
@@ -371,13 +428,16 @@ fn json_str(s: &str) -> String {
     Value::String(s.to_string()).to_string()
 }
 
-fn write_values(out: &mut String, v: &Values) {
+fn write_values(out: &mut String, v: &Values, layer: Option<Layer>) {
     out.push('{');
     for (i, (name, x)) in FIELDS.iter().zip(v.iter()).enumerate() {
         if i > 0 {
             out.push(',');
         }
         write!(out, "\"{name}\":{x}").ok();
+    }
+    for (name, x) in layer.iter().flat_map(|l| LAYER_FIELDS.iter().zip(*l)) {
+        write!(out, ",\"{name}\":{x}").ok();
     }
     out.push('}');
 }
@@ -440,15 +500,28 @@ impl DiffReport {
     }
 }
 
-fn field_diffs(a: &Values, b: &Values) -> Vec<FieldDiff> {
-    (0..FIELD_COUNT)
+/// The fields that differ: the compared ones, then the layer's when both sides carry it.
+fn field_diffs(a: &Values, b: &Values, la: Option<Layer>, lb: Option<Layer>) -> Vec<FieldDiff> {
+    let mut out: Vec<FieldDiff> = (0..FIELD_COUNT)
         .filter(|&i| a[i] != b[i])
         .map(|i| FieldDiff {
             field: FIELDS[i],
             a: a[i],
             b: b[i],
         })
-        .collect()
+        .collect();
+    if let (Some(la), Some(lb)) = (la, lb) {
+        for i in 0..2 {
+            if la[i] != lb[i] {
+                out.push(FieldDiff {
+                    field: LAYER_FIELDS[i],
+                    a: la[i] as i32,
+                    b: lb[i] as i32,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Compare two traces: `initial`, then frame by frame every compared field; the same number of
@@ -461,7 +534,12 @@ pub fn diff(a: &Trace, b: &Trace) -> DiffReport {
         frames_compared: 0,
         first: None,
     };
-    let init = field_diffs(&a.header.initial, &b.header.initial);
+    let init = field_diffs(
+        &a.header.initial,
+        &b.header.initial,
+        a.header.initial_layer,
+        b.header.initial_layer,
+    );
     if !init.is_empty() {
         report.first = Some(FirstDiff {
             at: DiffAt::Initial,
@@ -481,7 +559,7 @@ pub fn diff(a: &Trace, b: &Trace) -> DiffReport {
     let n = a.frames.len().min(b.frames.len());
     for i in 0..n {
         let (fa, fb) = (&a.frames[i], &b.frames[i]);
-        let fields = field_diffs(&fa.values, &fb.values);
+        let fields = field_diffs(&fa.values, &fb.values, fa.layer, fb.layer);
         let note = (fa.frame != fb.frame).then(|| {
             format!(
                 "frame numbers differ at line {}: A has {}, B has {}",
@@ -525,11 +603,15 @@ pub fn diff(a: &Trace, b: &Trace) -> DiffReport {
 }
 
 fn hex(field: &str, v: i32) -> String {
-    let ty = FIELD_SPECS
-        .iter()
-        .find(|(n, _)| *n == field)
-        .map(|(_, t)| *t)
-        .unwrap_or(crate::state::FieldType::U16);
+    let ty = if LAYER_FIELDS.contains(&field) {
+        crate::state::FieldType::U8
+    } else {
+        FIELD_SPECS
+            .iter()
+            .find(|(n, _)| *n == field)
+            .map(|(_, t)| *t)
+            .unwrap_or(crate::state::FieldType::U16)
+    };
     let digits = ty.hex_digits();
     let mask: u32 = if digits == 2 { 0xFF } else { 0xFFFF };
     format!("${:0digits$X}", (v as u32) & mask)
@@ -614,6 +696,7 @@ mod tests {
                 frame: i,
                 input: if i % 2 == 0 { "R".into() } else { ".".into() },
                 values: v,
+                layer: None,
             });
         }
         Trace {
@@ -624,6 +707,7 @@ mod tests {
                 rom_sha1: None,
                 fields: FIELDS.iter().map(|s| s.to_string()).collect(),
                 initial: s.trace_values(),
+                initial_layer: None,
                 frames: Some(15),
                 stop: Some("end".into()),
                 floor_x: Some((0, 11008)),
@@ -680,6 +764,41 @@ mod tests {
         assert!(text.contains("$FFFF"), "{text}");
         assert!(text.contains("$02"), "{text}");
         assert!(diff(&a, &a).is_equal());
+    }
+
+    #[test]
+    fn layer_fields_round_trip_and_compare_only_when_both_carry_them() {
+        let plain = sample();
+        let mut t = sample();
+        t.header.fields = field_names(true);
+        t.header.initial_layer = Some([0x0C, 0x0D]);
+        for f in &mut t.frames {
+            f.layer = Some([0x0C, 0x0D]);
+        }
+        t.frames[7].layer = Some([0x0E, 0x0F]);
+        let text = t.to_jsonl();
+        assert!(
+            text.contains("\"top_solid_bit\":14,\"lrb_solid_bit\":15"),
+            "{text}"
+        );
+        let back = Trace::read_from(text.as_bytes(), Path::new("x")).unwrap();
+        assert_eq!(back, t);
+        // An old trace without them still reads, and compares on the 28 fields alone.
+        assert!(diff(&t, &plain).is_equal());
+        let mut u = t.clone();
+        u.frames[7].layer = Some([0x0C, 0x0D]);
+        let r = diff(&t, &u);
+        let d = r.first.clone().unwrap();
+        assert_eq!(d.at, DiffAt::Frame(7));
+        assert_eq!(d.fields[0].field, "top_solid_bit");
+        assert!(r.to_string().contains("$0E"), "{r}");
+        // Named in the header but missing on a frame line: an error naming the line.
+        let bad = text.replacen(",\"lrb_solid_bit\":15", "", 1);
+        let e = Trace::read_from(bad.as_bytes(), Path::new("x")).unwrap_err();
+        assert!(
+            e.to_string().contains("line 9") && e.to_string().contains("lrb_solid_bit"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -222,6 +222,17 @@ pub struct TerrainRun {
 }
 
 impl TerrainRun {
+    /// The run as a results-file record (suite `fuzz-terrain`), a difference drawn over the act's
+    /// terrain from `acts`.
+    pub fn record_over(&self, acts: &TerrainActs) -> RunRecord {
+        let mut r = self.record();
+        if let Some(d) = r.detail.take() {
+            let t = &acts.acts[self.scenario.act as usize].1;
+            r.detail = Some(d.with_terrain(t));
+        }
+        r
+    }
+
     /// The run as a results-file record (suite `fuzz-terrain`).
     pub fn record(&self) -> RunRecord {
         let (status, failure, detail) = match &self.verdict {

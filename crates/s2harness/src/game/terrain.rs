@@ -16,7 +16,7 @@ use s2model::terrain::{
     LAYOUT_BYTES, PathSwapper, TerrainParts,
 };
 use s2model::terrain_scenario::{TerrainScenario, layer_byte, terrain_stop_after_frame};
-use s2model::trace::{Trace, TraceFrame, TraceHeader};
+use s2model::trace::{Trace, TraceFrame, TraceHeader, field_names};
 use s2model::{SonicState, Terrain};
 
 use super::{
@@ -309,6 +309,13 @@ impl Game {
         write_long(&mut m, s.camera_x, cam_x << 16);
         write_long(&mut m, s.camera_y, cam_y << 16);
         let initial = self.sample(&m);
+        let layer_now = |m: &Machine| {
+            [
+                m.read_u8(s.sst + s.off.top_solid_bit),
+                m.read_u8(s.sst + s.off.lrb_solid_bit),
+            ]
+        };
+        let initial_layer = Some(layer_now(&m));
 
         let n = sc.frame_count();
         let mut frames = Vec::with_capacity(n);
@@ -324,16 +331,15 @@ impl Game {
             self.to_boundary(&mut m, Some(k))?;
             self.keep_only_swappers(&mut m, &t);
             let values = self.sample(&m);
-            layers.push(layer_byte(
-                m.read_u8(s.sst + s.off.top_solid_bit),
-                m.read_u8(s.sst + s.off.lrb_solid_bit),
-            ));
+            let layer = layer_now(&m);
+            layers.push(layer_byte(layer[0], layer[1]));
             self.check_frame(&m, k, held, prev_held, &mut counters)?;
             prev_held = held;
             frames.push(TraceFrame {
                 frame: k as u64,
                 input: format_buttons(held),
                 values,
+                layer: Some(layer),
             });
             let state = SonicState::from_trace_values(&values).map_err(|e| HarnessError {
                 frame: Some(k),
@@ -360,8 +366,9 @@ impl Game {
                 scenario: sc.name.clone(),
                 source: "s2lab emulator".into(),
                 rom_sha1: Some(self.sha1.clone()),
-                fields: FIELDS.iter().map(|f| f.to_string()).collect(),
+                fields: field_names(true),
                 initial,
+                initial_layer,
                 frames: Some(frames.len() as u64),
                 stop: Some(stop.into()),
                 floor_x: None,

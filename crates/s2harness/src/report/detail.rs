@@ -8,6 +8,7 @@ use s2model::trace::{DiffAt, DiffReport, Trace};
 use serde::{Deserialize, Serialize};
 
 use super::plot::PLOTTED;
+use super::terrain_shape::{TerrainShape, around, terrain_shape};
 
 /// Frames shown before and after the first divergence.
 const BEFORE: usize = 60;
@@ -46,6 +47,10 @@ pub struct Detail {
     /// The index in each path of the point at the divergence (when it is inside that path).
     pub game_mark: Option<usize>,
     pub model_mark: Option<usize>,
+    /// A terrain run's terrain around both paths (drawn from the act's terrain read from the
+    /// user's ROM when the report was made; absent for flat stages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<TerrainShape>,
 }
 
 fn field(name: &str) -> usize {
@@ -129,6 +134,20 @@ impl Detail {
             model_path,
             game_mark: game_mark.filter(|_| line.is_none_or(|l| l < game.frames.len())),
             model_mark: model_mark.filter(|_| line.is_none_or(|l| l < model.frames.len())),
+            terrain: None,
         }
+    }
+
+    /// This detail with `level`'s terrain around both paths.
+    pub fn with_terrain(mut self, level: &impl s2model::Level) -> Detail {
+        let both: Vec<[i32; 2]> = self
+            .game_path
+            .iter()
+            .chain(&self.model_path)
+            .copied()
+            .collect();
+        let (x0, y0, x1, y1) = around(&both);
+        self.terrain = Some(terrain_shape(level, x0, y0, x1, y1));
+        self
     }
 }

@@ -14,13 +14,14 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}\
 polyline{fill:none;stroke-width:1}polyline.game{stroke:#1f77b4;stroke-width:2.5;opacity:.5}\
 polyline.model{stroke:#d62728}line.div{stroke:#000;stroke-dasharray:3 2}\
 svg.stage{background:#fff;border:1px solid #ccc}rect.solid{fill:#bbb}rect.start{fill:#2a2}\
+path.terrain{fill:#bbb;shape-rendering:crispEdges}path.terrain2{fill:#e8c8c8;shape-rendering:crispEdges}\
 circle.game{fill:#1f77b4}circle.model{fill:#d62728}pre{background:#f4f4f4;padding:.5em}";
 
 fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{t}</title><style>{STYLE}</style></head><body><h1>{t}</h1>\
 <p>Blue (wide): the game. Red: the model. Dashed line and dots: the first divergence. Green square: Sonic's start. \
-Grey: solid blocks.</p>",
+Grey: solid blocks (on an act's own terrain: shaped by their collision heights, path 1; pink: path 2 alone).</p>",
         t = xml_escape(title)
     )
 }

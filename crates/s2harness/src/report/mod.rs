@@ -11,6 +11,7 @@ mod html;
 mod plot;
 pub mod results;
 mod stage;
+pub mod terrain_shape;
 
 use std::fmt::Write as _;
 
@@ -284,18 +285,21 @@ fn summary_rows(records: &[RunRecord]) -> Vec<(String, usize, usize, usize)> {
 
 /// The terminal's summary table.
 pub fn summary_table(records: &[RunRecord]) -> String {
+    let rows = summary_rows(records);
+    // As wide as the longest suite name (`terrain-scripted`), at least 12.
+    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(12);
     let mut t = format!(
-        "{:<12} {:>6} {:>10} {:>9}\n",
+        "{:<w$} {:>6} {:>10} {:>9}\n",
         "suite", "runs", "identical", "frames"
     );
     let (mut runs, mut ok, mut frames) = (0, 0, 0);
-    for (suite, r, o, f) in summary_rows(records) {
-        writeln!(t, "{suite:<12} {r:>6} {o:>10} {f:>9}").ok();
+    for (suite, r, o, f) in rows {
+        writeln!(t, "{suite:<w$} {r:>6} {o:>10} {f:>9}").ok();
         runs += r;
         ok += o;
         frames += f;
     }
-    writeln!(t, "{:<12} {runs:>6} {ok:>10} {frames:>9}", "total").ok();
+    writeln!(t, "{:<w$} {runs:>6} {ok:>10} {frames:>9}", "total").ok();
     t
 }
 

@@ -1,4 +1,5 @@
-//! The stage as a picture: solid cells in grey, Sonic's path in the game (blue) and in the model
+//! The stage as a picture: solid cells in grey (a terrain run's blocks by their collision heights,
+//! path 1 grey and path 2 alone pink), Sonic's path in the game (blue) and in the model
 //! (red), the start and the first divergence marked, in the game's pixel coordinates (y down).
 
 use std::fmt::Write as _;
@@ -53,6 +54,14 @@ pub fn stage_svg(d: &Detail) -> String {
     let mut svg = format!(
         "<svg class=\"stage\" viewBox=\"{x0} {y0} {w} {h}\" width=\"{WIDTH}\" height=\"{height:.0}\">"
     );
+    if let Some(t) = &d.terrain {
+        write!(
+            svg,
+            "<path class=\"terrain\" d=\"{}\"/><path class=\"terrain2\" d=\"{}\"/>",
+            t.path1, t.path2
+        )
+        .ok();
+    }
     for [cx, cy, cw, ch] in &d.solid {
         let (rx, ry, rw, rh) = (
             *cx as i32 * 16,

@@ -19,6 +19,7 @@ fn check_terrain(
     game: &Game,
     path: &std::path::Path,
     sc: &TerrainScenario,
+    reference: Option<&std::path::Path>,
 ) -> Result<bool> {
     let at = |e: s2harness::game::HarnessError| anyhow::anyhow!("{}: {e}", path.display());
     let (_, rom) = args.rom.read()?;
@@ -28,13 +29,27 @@ fn check_terrain(
     let (m, ml) = run_terrain_scenario_with_layers(sc, &terrain);
     let d = s2model::diff(&g, &m);
     let layer = (0..gl.len().min(ml.len())).find(|&k| gl[k] != ml[k]);
+    let mut reference_equal = true;
+    if let Some(r) = reference {
+        let rd = s2model::diff(&Trace::read(r)?, &g);
+        reference_equal = rd.is_equal();
+        if reference_equal {
+            println!(
+                "{}: reference vs game: identical, {} frames",
+                sc.name,
+                g.frames.len()
+            );
+        } else {
+            println!("{}: reference vs game: DIFFERENT\n{rd}", sc.name);
+        }
+    }
     if d.is_equal() && layer.is_none() {
         println!(
             "{}: model vs game: identical, {} frames (and collision layers)",
             sc.name,
             g.frames.len()
         );
-        return Ok(true);
+        return Ok(reference_equal);
     }
     if !d.is_equal() {
         println!("{}: model vs game: DIFFERENT\n{d}", sc.name);
@@ -84,13 +99,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut all_equal = true;
     for (i, scenario) in args.scenarios.iter().enumerate() {
         if let AnyScenario::Terrain(sc) = AnyScenario::load(scenario)? {
-            if args.reference.get(i).is_some() {
-                bail!(
-                    "{}: reference traces for terrain scenarios are not supported yet",
-                    scenario.display()
-                );
-            }
-            all_equal &= check_terrain(args, &game, scenario, &sc)?;
+            let reference = args.reference.get(i).map(PathBuf::as_path);
+            all_equal &= check_terrain(args, &game, scenario, &sc, reference)?;
             continue;
         }
         let job = Job {

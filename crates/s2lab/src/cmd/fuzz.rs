@@ -144,8 +144,8 @@ pub fn run(args: &FuzzArgs) -> Result<ExitCode> {
         if tty {
             eprintln!();
         }
-        let runs = campaign.runs.iter().map(|r| r.record()).collect();
-        write_terrain_cases(&args.out, &campaign)?;
+        let runs = campaign.runs.iter().map(|r| r.record_over(&acts)).collect();
+        write_terrain_cases(&args.out, &campaign, &acts)?;
         let stats = (
             campaign.runs.len(),
             campaign.frames,
@@ -281,6 +281,7 @@ fn write_terrain_case(
     text: &str,
     scenarios: &[(&str, &TerrainScenario)],
     traces: (&Trace, &Trace, &DiffReport, Option<usize>),
+    terrain: &s2model::Terrain,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     for (file, sc) in scenarios {
@@ -289,7 +290,7 @@ fn write_terrain_case(
     let (game, model, d, layer) = traces;
     game.write(&dir.join("game.trace.jsonl"))?;
     model.write(&dir.join("model.trace.jsonl"))?;
-    let detail = (!d.is_equal()).then(|| Detail::build(game, model, &[], d));
+    let detail = (!d.is_equal()).then(|| Detail::build(game, model, &[], d).with_terrain(terrain));
     let layer = layer.map_or("collision layers equal".into(), |k| {
         format!("collision layers differ first at frame {k}")
     });
@@ -305,7 +306,8 @@ fn write_terrain_case(
     Ok(())
 }
 
-fn write_terrain_cases(out: &Path, c: &TerrainCampaign) -> Result<()> {
+fn write_terrain_cases(out: &Path, c: &TerrainCampaign, acts: &TerrainActs) -> Result<()> {
+    let terrain = |sc: &TerrainScenario| &acts.acts[sc.act as usize].1;
     let cases = out.join("cases");
     for case in &c.cases {
         write_terrain_case(
@@ -324,6 +326,7 @@ fn write_terrain_cases(out: &Path, c: &TerrainCampaign) -> Result<()> {
                 ("original.scenario.json", &case.original),
             ],
             (&case.game, &case.model, &case.diff, case.layer_frame),
+            terrain(&case.original),
         )?;
     }
     for run in &c.runs {
@@ -342,6 +345,7 @@ fn write_terrain_cases(out: &Path, c: &TerrainCampaign) -> Result<()> {
                 "Not shrunk (see --shrink). The model (A) against the game (B).",
                 &[("original.scenario.json", &run.scenario)],
                 (game, model, diff, *layer_frame),
+                terrain(&run.scenario),
             )?;
         }
     }

@@ -12,9 +12,8 @@ use anyhow::{Result, anyhow};
 use s2harness::report::{self, Results, RunOutcome};
 use s2harness::shard::Shard;
 use s2harness::store;
-use s2harness::suite_run::{
-    Job, Runner, jobs_in, run_all_until, run_job, run_job_model_only, shard_jobs,
-};
+use s2harness::suite_run::{Job, jobs_in, run_all_until, run_job, run_job_model_only};
+use s2harness::terrain_run::{self, Coverage, TerrainJob, TerrainKit, run_terrain_job};
 
 use super::game_args::RomOpt;
 use super::report::{ReportOut, exit_code};
@@ -27,9 +26,20 @@ pub struct SuiteArgs {
     /// generated suites under `suites/<name>/` (default: `traces` here, else the repository's).
     #[arg(long)]
     pub traces: Option<PathBuf>,
-    /// Run only these suites (`reference`, `moves`, `flat`, `rand-flat`, `rand-stage`, `stages`, `pits`).
+    /// Run only these suites (`reference`, `moves`, `flat`, `rand-flat`, `rand-stage`, `stages`,
+    /// `pits`; with the game also `terrain-scripted`, `terrain-moves`, `terrain-random`, or
+    /// `terrain` for all three).
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
+    /// Random terrain runs per act (Emerald Hill 1 and 2) in the `terrain-random` suite.
+    #[arg(long, default_value_t = terrain_run::RANDOM_RUNS_PER_ACT)]
+    pub terrain_runs: usize,
+    /// Frames per random terrain run.
+    #[arg(long, default_value_t = terrain_run::RANDOM_FRAMES)]
+    pub terrain_frames: usize,
+    /// The random terrain suite's seed (act 2 takes seed + 1).
+    #[arg(long, default_value_t = terrain_run::RANDOM_SEED)]
+    pub terrain_seed: u64,
     /// Run the model alone against the recorded reference traces (what runs when no ROM is found).
     #[arg(long)]
     pub model_only: bool,
@@ -71,8 +81,57 @@ fn traces_dir(args: &SuiteArgs) -> PathBuf {
     }
 }
 
+/// A flat-stage job (a scenario file) or a terrain job (its scenario already read or generated).
+enum AnyJob {
+    Flat(Job),
+    Terrain(Box<TerrainJob>),
+}
+
+impl AnyJob {
+    fn describe(&self) -> String {
+        match self {
+            AnyJob::Flat(j) => format!("{} / {}", j.suite, j.scenario.display()),
+            AnyJob::Terrain(j) => format!("{} / {}", j.suite, j.scenario.name),
+        }
+    }
+}
+
+fn wanted(args: &SuiteArgs, name: &str) -> bool {
+    args.only.is_empty()
+        || args
+            .only
+            .iter()
+            .any(|o| o == name || (o == "terrain" && name.starts_with("terrain-")))
+}
+
+/// The terrain suites (they need the game, and its terrain read from the ROM).
+fn terrain_jobs(
+    args: &SuiteArgs,
+    traces: &std::path::Path,
+    kit: &TerrainKit,
+) -> Result<Vec<TerrainJob>> {
+    let mut jobs = Vec::new();
+    if wanted(args, "terrain-scripted") {
+        jobs.extend(terrain_run::scripted_jobs(&traces.join("terrain")).map_err(|e| anyhow!(e))?);
+    }
+    if wanted(args, "terrain-moves") {
+        for t in &kit.terrains {
+            jobs.extend(terrain_run::move_jobs(t));
+        }
+    }
+    if wanted(args, "terrain-random") {
+        jobs.extend(terrain_run::random_jobs(
+            kit,
+            args.terrain_runs,
+            args.terrain_frames,
+            args.terrain_seed,
+        ));
+    }
+    Ok(jobs)
+}
+
 fn collect_jobs(args: &SuiteArgs, traces: &std::path::Path, model_only: bool) -> Result<Vec<Job>> {
-    let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
+    let wanted = |name: &str| wanted(args, name);
     let mut jobs = Vec::new();
     if wanted("reference") {
         jobs.extend(jobs_in(traces, "reference", true).map_err(|e| anyhow!(e))?);
@@ -87,7 +146,8 @@ fn collect_jobs(args: &SuiteArgs, traces: &std::path::Path, model_only: bool) ->
             jobs.extend(jobs_in(&dir, suite.name, false).map_err(|e| anyhow!(e))?);
         }
     }
-    if jobs.is_empty() {
+    let terrain_asked = args.only.iter().any(|o| o.starts_with("terrain"));
+    if jobs.is_empty() && (model_only || !terrain_asked) {
         return Err(anyhow!(
             "no scenarios found under {}{}",
             traces.display(),
@@ -143,7 +203,8 @@ fn model_only(args: &SuiteArgs) -> bool {
         Ok(_) => false,
         Err(why) => {
             eprintln!(
-                "no ROM: {why}\nrunning the model against the MAME reference traces (no game needed)"
+                "no ROM: {why}\nrunning the model against the MAME reference traces (no game needed; \
+                 the terrain suites need the game and are skipped)"
             );
             true
         }
@@ -154,15 +215,39 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
     let traces = traces_dir(args);
     let model_only = model_only(args);
     let shard = args.shard.unwrap_or_default();
-    let all = collect_jobs(args, &traces, model_only)?;
-    let total = all.len() as u64;
-    let (indices, jobs) = shard_jobs(all, shard);
-    check_inputs(&jobs)?;
-    let game = if model_only {
+    let flat = collect_jobs(args, &traces, model_only)?;
+    // Every shard's inputs are read before the boot: a typo costs no boot.
+    check_inputs(&flat)?;
+    let booted = if model_only {
         None
     } else {
-        Some(args.rom.boot()?)
+        let (path, rom) = args.rom.read()?;
+        Some((args.rom.boot()?, rom, path))
     };
+    let mut all: Vec<AnyJob> = flat.into_iter().map(AnyJob::Flat).collect();
+    // The terrain suites: generated from the act's terrain, which the game has just loaded.
+    let kit = match &booted {
+        Some((game, rom, path))
+            if args.only.is_empty() || args.only.iter().any(|o| o.starts_with("terrain")) =>
+        {
+            let kit = TerrainKit::new(game, rom).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            let t = terrain_jobs(args, &traces, &kit)?;
+            all.extend(t.into_iter().map(|j| AnyJob::Terrain(Box::new(j))));
+            Some(kit)
+        }
+        _ => None,
+    };
+    if all.is_empty() {
+        return Err(anyhow!("no scenarios selected"));
+    }
+    let game = booted.map(|b| b.0);
+    let total = all.len() as u64;
+    let (indices, jobs): (Vec<u64>, Vec<AnyJob>) = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.contains(*i as u64))
+        .map(|(i, j)| (i as u64, j))
+        .unzip();
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -192,29 +277,32 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
             let _ = writeln!(err, "{line}");
         }
     };
-    let make = || -> Runner<'_> {
-        match &game {
-            Some(g) => {
-                let g = g.clone();
-                Box::new(move |job: &Job| {
-                    let mut o = run_job(&g, job);
-                    o.compact();
+    let coverage = std::sync::Mutex::new(Coverage::default());
+    let make = || -> Box<dyn FnMut(&AnyJob) -> RunOutcome + '_> {
+        let g = game.clone();
+        let kit = kit.clone();
+        let coverage = &coverage;
+        Box::new(move |job: &AnyJob| {
+            let mut o = match (job, &g, &kit) {
+                (AnyJob::Flat(j), Some(g), _) => run_job(g, j),
+                (AnyJob::Flat(j), None, _) => run_job_model_only(j),
+                (AnyJob::Terrain(j), _, Some(kit)) => {
+                    let (o, c) = run_terrain_job(kit, j);
+                    coverage.lock().expect("no worker panicked").add(&c);
                     o
-                })
-            }
-            None => Box::new(|job: &Job| {
-                let mut o = run_job_model_only(job);
-                o.compact();
-                o
-            }),
-        }
+                }
+                (AnyJob::Terrain(_), _, None) => unreachable!("terrain jobs come with their kit"),
+            };
+            o.compact();
+            o
+        })
     };
     let stop = super::interrupt::flag();
     let ran = run_all_until(&jobs, threads, &progress, &make, &stop);
     if tty {
         eprintln!();
     }
-    let not_run: Vec<&Job> = jobs
+    let not_run: Vec<&AnyJob> = jobs
         .iter()
         .zip(&ran)
         .filter(|(_, o)| o.is_none())
@@ -243,6 +331,10 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         println!("{} / {}: {}", r.suite, r.name, r.failure_line());
     }
     print!("{}", report::summary_table(&results.runs));
+    let coverage = coverage.into_inner().expect("no worker panicked");
+    if coverage.runs > 0 {
+        print!("{}", coverage.report());
+    }
     println!("wall time {wall:.1} s on {threads} threads");
     args.out.write(&results)?;
     if !not_run.is_empty() {
@@ -252,7 +344,7 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
             jobs.len()
         );
         for j in &not_run {
-            eprintln!("  {} / {}", j.suite, j.scenario.display());
+            eprintln!("  {}", j.describe());
         }
         return Ok(ExitCode::from(130));
     }
