@@ -51,7 +51,13 @@ impl Cpu {
             if !interrupt && self.state != RunState::Running {
                 return BoundaryExit::Stopped;
             }
-            self.step(bus);
+            if interrupt {
+                self.step(bus);
+            } else {
+                // What `step` does with no interrupt to take and the CPU running, without
+                // deciding both again.
+                self.instruction(bus);
+            }
             let b = Boundary {
                 cpu_clocks: (self.cycles - start) as u32,
                 pc: self.instruction_pc(),

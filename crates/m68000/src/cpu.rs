@@ -245,10 +245,12 @@ impl Cpu {
     /// Whether an interrupt would be taken at the next boundary.
     #[inline]
     pub fn interrupt_pending(&self) -> bool {
+        // No level asserted is the common case: decided before the mask is looked at.
+        if self.ipl == 0 {
+            return false;
+        }
         let mask = ((self.sr >> 8) & 7) as u8;
-        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken))
-            && self.ipl != 0
-            && self.state != RunState::Halted
+        (self.ipl > mask || (self.ipl == 7 && !self.nmi_taken)) && self.state != RunState::Halted
     }
 
     /// One instruction, or one interrupt entry, or (stopped/halted) 4 idle clocks.
@@ -278,7 +280,7 @@ impl Cpu {
 
     /// One instruction and the trace exception after it.
     #[inline(always)]
-    fn instruction<B: Bus>(&mut self, bus: &mut B) {
+    pub(crate) fn instruction<B: Bus>(&mut self, bus: &mut B) {
         // Trace is decided by T at the start of the instruction; an exception the instruction
         // raises itself (illegal, privilege, address error) cancels it.
         let traced = self.sr & SR_T != 0;

@@ -598,13 +598,22 @@ impl Bus {
 
     /// A 68000 byte read as the CPU would see it (also used for debugger/harness peeks of RAM
     /// and ROM, which have no side effects).
+    #[inline(always)]
     pub fn read_u8(&mut self, addr: u32) -> u8 {
+        // The 68000's hot path, ROM and work RAM, inline; the ports out of line.
         let addr = addr & 0xFF_FFFF;
-        match addr >> 16 {
-            0x00..=0x3F => return self.sys.cart.read_byte(addr),
-            0xE0..=0xFF => return self.sys.ram[(addr & 0xFFFF) as usize],
-            _ => self.sys.touched = true,
+        if addr < 0x40_0000 {
+            return self.sys.cart.read_byte(addr);
         }
+        if addr >= 0xE0_0000 {
+            return self.sys.ram[(addr & 0xFFFF) as usize];
+        }
+        self.read_u8_ports(addr)
+    }
+
+    #[inline(never)]
+    fn read_u8_ports(&mut self, addr: u32) -> u8 {
+        self.sys.touched = true;
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -619,16 +628,29 @@ impl Bus {
         }
     }
 
+    #[inline(always)]
     pub fn read_u16(&mut self, addr: u32) -> u16 {
         let addr = addr & 0xFF_FFFE;
-        match addr >> 16 {
-            0x00..=0x3F => return self.sys.cart.read_word(addr),
-            0xE0..=0xFF => {
-                let a = (addr & 0xFFFF) as usize;
-                return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
-            }
-            _ => self.sys.touched = true,
+        if addr < 0x40_0000 {
+            return self.sys.cart.read_word(addr);
         }
+        if addr >= 0xE0_0000 {
+            let a = (addr & 0xFFFF) as usize;
+            if let Some(&[hi, lo]) = self.sys.ram.get(a..a + 2) {
+                return u16::from_be_bytes([hi, lo]);
+            }
+        }
+        self.read_u16_ports(addr)
+    }
+
+    #[inline(never)]
+    fn read_u16_ports(&mut self, addr: u32) -> u16 {
+        if addr >= 0xE0_0000 {
+            // Only with work RAM replaced by a shorter one (a public field): index as before.
+            let a = (addr & 0xFFFF) as usize;
+            return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+        }
+        self.sys.touched = true;
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -854,11 +876,10 @@ impl Z80View<'_> {
     }
 }
 
-impl z80::Bus for Z80View<'_> {
-    fn read(&mut self, addr: u16, t: u64) -> u8 {
-        if addr < 0x4000 {
-            return self.0.zbus.ram[(addr & 0x1FFF) as usize];
-        }
+impl Z80View<'_> {
+    /// Everything above the Z80's own RAM (out of line: the RAM path is the hot one).
+    #[inline(never)]
+    fn read_outside_ram(&mut self, addr: u16, t: u64) -> u8 {
         self.0.z80_touched = true;
         let now = self.mclk(t);
         match addr {
@@ -879,6 +900,16 @@ impl z80::Bus for Z80View<'_> {
             },
             0x8000..=0xFFFF => self.bank_read(addr, now),
         }
+    }
+}
+
+impl z80::Bus for Z80View<'_> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16, t: u64) -> u8 {
+        if addr < 0x4000 {
+            return self.0.zbus.ram[(addr & 0x1FFF) as usize];
+        }
+        self.read_outside_ram(addr, t)
     }
 
     fn write(&mut self, addr: u16, value: u8, t: u64) {

@@ -52,6 +52,10 @@ pub struct Cartridge {
     /// select windows 1-7; window 0 is fixed).
     pub banks: [u8; 8],
     pub mapper: bool,
+    /// `len - 1` when the cartridge is a plain ROM (no SRAM, no mapper) whose length is a
+    /// power of two: then an address in the area maps to its byte by one mask, mirrors
+    /// included (the 68000's hot path; everything else goes through `rom_offset`).
+    plain_mask: Option<u32>,
 }
 
 impl Cartridge {
@@ -73,13 +77,16 @@ impl Cartridge {
             Some(s) if (s.start as usize) >= rom.len() => 1,
             _ => 0,
         };
-        Ok(Cartridge {
+        let mut cart = Cartridge {
             rom: rom.into(),
             sram,
             sram_control,
             banks: [0, 1, 2, 3, 4, 5, 6, 7],
             mapper,
-        })
+            plain_mask: None,
+        };
+        cart.derive_fast_path();
+        Ok(cart)
     }
 
     /// The region the header asks for: USA if listed, then Japan, then Europe (the order
@@ -118,6 +125,14 @@ impl Cartridge {
         }
     }
 
+    /// Works out whether reads may take the one-mask path; call after changing `rom`, `sram`
+    /// or `mapper` (the state loader does).
+    pub fn derive_fast_path(&mut self) {
+        let len = self.rom.len();
+        self.plain_mask = (self.sram.is_none() && !self.mapper && len.is_power_of_two())
+            .then(|| (len.min(CART_AREA_BYTES) - 1) as u32);
+    }
+
     #[inline]
     fn sram_hit(&self, addr: u32) -> Option<usize> {
         let s = self.sram.as_ref()?;
@@ -145,8 +160,18 @@ impl Cartridge {
         if off < len { off } else { off % len }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn read_byte(&self, addr: u32) -> u8 {
+        if let Some(mask) = self.plain_mask
+            && let Some(&b) = self.rom.get((addr & mask) as usize)
+        {
+            return b;
+        }
+        self.read_byte_mapped(addr)
+    }
+
+    #[inline(never)]
+    fn read_byte_mapped(&self, addr: u32) -> u8 {
         if self.sram.is_none() && !self.mapper {
             // Most cartridges: the ROM, mirrored through the area.
             return self.rom[self.rom_offset(addr)];
@@ -157,8 +182,19 @@ impl Cartridge {
         self.rom[self.rom_offset(addr)]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn read_word(&self, addr: u32) -> u16 {
+        if let Some(mask) = self.plain_mask {
+            let o = (addr & mask & !1) as usize;
+            if let Some(&[hi, lo]) = self.rom.get(o..o + 2) {
+                return u16::from_be_bytes([hi, lo]);
+            }
+        }
+        self.read_word_mapped(addr)
+    }
+
+    #[inline(never)]
+    fn read_word_mapped(&self, addr: u32) -> u16 {
         let addr = addr & !1;
         if self.sram.is_none() && !self.mapper {
             // Most cartridges: the ROM (even length), mirrored through the area.

@@ -519,6 +519,7 @@ impl Machine {
             None if sram.is_empty() => {}
             _ => return Err(r.invalid("SRAM size differs from the cartridge's")),
         }
+        sys.cart.derive_fast_path();
 
         sys.ram = r.bytes_exact(sys.ram.len())?;
         sys.zbus.ram = r.bytes_exact(sys.zbus.ram.len())?;

