@@ -12,7 +12,7 @@
 //! (its PSG_MAX_VOLUME 2800 with the default 150 % PSG pre-amplification): the four PSG
 //! channels together sit 15.4 dB below six full FM channels, within the 13-17 dB other
 //! emulators' measured balances span (Exodus, BlastEm, jgenesis). Measured against Genesis
-//! Plus GX with `tools/audio-vs-gpgx.py` (docs/performance.md has the figures).
+//! Plus GX with `tools/audio-vs-gpgx.py` (docs/sound.md has the figures).
 //!
 //! Everything is integer arithmetic on data built once from the rates (the filter is
 //! computed in f64 at construction), so the same input gives bit-identical samples.
