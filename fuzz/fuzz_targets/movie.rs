@@ -1,6 +1,7 @@
 //! The movie reader (`crates/movie`): any bytes, read as a `.bk2`, a `.gmv` or by their
-//! signature, give a movie or an error with a message; what reads exports to a `.bk2` that
-//! reads back to the same frames.
+//! signature, give a movie or an error with a message; what reads (up to 200 frames: the
+//! writer's deflate tables would dominate the time otherwise) exports to a `.bk2` that reads
+//! back to the same frames.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,6 +20,9 @@ fuzz_target!(|data: &[u8]| {
     match movie::read(bytes, format) {
         Ok(m) => {
             assert!(m.frames.len() <= padscript::MAX_SCRIPT_FRAMES);
+            if m.frames.len() > 200 {
+                return;
+            }
             let again = movie::bk2::write(&m.frames, &movie::bk2::ExportInfo::default());
             assert_eq!(movie::read(&again, None).unwrap().frames, m.frames);
         }

@@ -2,8 +2,9 @@
 //! header, 4.3.12 central directory header, 4.3.16 end of central directory record): entries
 //! found through the central directory, stored (method 0) or deflated (method 8), each checked
 //! against its CRC-32. Not supported, with a message saying so: zip64, encryption, archives
-//! split over several disks, other compression methods. Writing makes deflated entries with a
-//! fixed time stamp (1980-01-01 00:00), so the same movie always gives the same bytes.
+//! split over several disks, other compression methods. Writing stores small entries and
+//! deflates the others, with a fixed time stamp (1980-01-01 00:00), so the same movie always
+//! gives the same bytes.
 
 use std::io::{Read, Write};
 
@@ -19,6 +20,8 @@ const END_LEN: usize = 22;
 /// The largest entry s2lab inflates: far above any input log (a million frames of a
 /// two-pad log is about 40 MB) and a bound on what a hostile archive can make us allocate.
 pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
+/// Entries up to this size are written stored, larger ones deflated.
+const STORE_AT_MOST: usize = 4096;
 /// MS-DOS date of 1980-01-01 (day 1, month 1, year 0): the stamp written on every entry.
 const DOS_DATE_1980: u16 = (1 << 5) | 1;
 
@@ -202,9 +205,16 @@ pub fn write(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();
     for (name, data) in entries {
-        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-        enc.write_all(data).expect("writing to memory");
-        let packed = enc.finish().expect("writing to memory");
+        // Small entries are stored: a deflate encoder's tables cost more than they save there.
+        let method: u16 = if data.len() > STORE_AT_MOST { 8 } else { 0 };
+        let packed = if method == 8 {
+            let mut enc =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+            enc.write_all(data).expect("writing to memory");
+            enc.finish().expect("writing to memory")
+        } else {
+            data.to_vec()
+        };
         let mut crc = flate2::Crc::new();
         crc.update(data);
         let offset = out.len() as u32;
@@ -212,7 +222,7 @@ pub fn write(entries: &[(&str, &[u8])]) -> Vec<u8> {
         let mut common = Vec::new();
         common.extend_from_slice(&20u16.to_le_bytes()); // version 2.0: deflate
         common.extend_from_slice(&0u16.to_le_bytes()); // flags
-        common.extend_from_slice(&8u16.to_le_bytes()); // deflate
+        common.extend_from_slice(&method.to_le_bytes()); // 0 stored, 8 deflate
         common.extend_from_slice(&0u16.to_le_bytes()); // time 00:00
         common.extend_from_slice(&DOS_DATE_1980.to_le_bytes());
         common.extend_from_slice(&crc.sum().to_le_bytes());
