@@ -3,9 +3,16 @@
 //! (the console's output is AC-coupled, and the YM2612's DAC ladder adds a constant offset),
 //! then a windowed-sinc polyphase resampler to the host rate.
 //!
-//! Relative levels: one FM channel at full scale is 4096, one PSG channel at attenuation 0
-//! is 2000 (about -6 dB from an FM channel, the balance Genesis Plus GX and Kega use by
-//! default); six loud FM channels and the PSG together can clip, as on the console.
+//! Levels (dBFS in the host's 16-bit samples): one FM channel at full scale is its 14-bit DAC
+//! input as is, +-8192 (`FM_GAIN`), so the DAC channel playing a full-scale byte reaches
+//! -12 dBFS and six loud FM channels clip, as Genesis Plus GX's mixer has them (the level a
+//! Mega Drive player is used to from emulators; the console's own output level in volts
+//! depends on the board). One PSG channel at attenuation 0 swings 4,200 from low to high
+//! (`psg::VOLUME`), Genesis Plus GX's balance "roughly adjusted to match VA4 MD1 PSG/FM balance"
+//! (its PSG_MAX_VOLUME 2800 with the default 150 % PSG pre-amplification): the four PSG
+//! channels together sit 15.4 dB below six full FM channels, within the 13-17 dB other
+//! emulators' measured balances span (Exodus, BlastEm, jgenesis). Measured against Genesis
+//! Plus GX with `tools/audio-vs-gpgx.py` (docs/sound.md has the figures).
 //!
 //! Everything is integer arithmetic on data built once from the rates (the filter is
 //! computed in f64 at construction), so the same input gives bit-identical samples.
@@ -19,6 +26,9 @@ use crate::machine::Machine;
 
 /// Default host rate.
 pub const DEFAULT_RATE: u32 = 48_000;
+/// The YM2612's samples (9-bit DAC values x 16, see `ym2612`) to the mixer's scale: x 2 makes
+/// a channel's 9-bit value v into v x 32, its 14-bit DAC input (see the module doc).
+pub const FM_GAIN: i32 = 2;
 /// Filter length in input samples, and phases of the polyphase table.
 const TAPS: usize = 32;
 const HALF: usize = TAPS / 2;
@@ -44,6 +54,10 @@ pub struct AudioOut {
     /// DC blocker: last input and output (16.16 fixed point) per side.
     dc_x: [i32; 2],
     dc_y: [i64; 2],
+    /// Whether the blocker has seen a sample: the first one sets its input history, so the
+    /// constant the chips output at power-on (the ladder's offsets) starts settled instead of
+    /// as a click (the console's coupling capacitor charges before there is a picture).
+    dc_primed: bool,
     /// Scratch for [`Machine::drain_audio`].
     scratch: Vec<i16>,
 }
@@ -89,12 +103,17 @@ impl AudioOut {
             frac: 0,
             dc_x: [0; 2],
             dc_y: [0; 2],
+            dc_primed: false,
             scratch: Vec::new(),
         }
     }
 
     /// Adds one mixed input sample (at the FM rate).
     pub fn push(&mut self, left: i32, right: i32) {
+        if !self.dc_primed {
+            self.dc_primed = true;
+            self.dc_x = [left, right];
+        }
         let mut s = [0i32; 2];
         for (i, x) in [left, right].into_iter().enumerate() {
             // y = x - x' + (1 - 2^-10) y': a high-pass at about 8 Hz.
@@ -186,8 +205,8 @@ impl Machine {
         for i in 0..n {
             let p = sys.psg.out[i] as i32;
             a.push(
-                sys.ym.out[2 * i] as i32 + p,
-                sys.ym.out[2 * i + 1] as i32 + p,
+                FM_GAIN * sys.ym.out[2 * i] as i32 + p,
+                FM_GAIN * sys.ym.out[2 * i + 1] as i32 + p,
             );
         }
         sys.ym.out.drain(..2 * n);

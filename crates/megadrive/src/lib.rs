@@ -23,7 +23,13 @@ pub mod sound_cpu;
 pub mod state;
 pub mod vdp;
 pub mod ym2612;
+mod ym2612_csm;
+mod ym2612_dac;
+mod ym2612_lfo;
 mod ym2612_params;
+mod ym2612_ssg;
+#[cfg(test)]
+mod ym2612_tests;
 pub mod z80_bus;
 
 pub use bus::{Timing, Watch, WatchHit};

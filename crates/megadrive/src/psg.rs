@@ -23,9 +23,10 @@ use crate::clock::MCLK_PER_FM_SAMPLE;
 /// Master clocks per PSG counter step (MCLK / 15 / 16).
 pub const MCLK_PER_PSG_STEP: u64 = 240;
 
-/// Output amplitude of one channel at attenuation 0 (the mixer's scale: one FM channel at
-/// full scale is 4096), and the 2 dB steps below it.
-pub const VOLUME: [i16; 16] = volume_table(2000);
+/// Output amplitude of one channel at attenuation 0, and the 2 dB steps below it: the square
+/// wave swings +-2100, 4,200 from low to high, against +-8192 for a full-scale FM channel
+/// (Genesis Plus GX's PSG/FM balance, matched to a VA4 Model 1 console; see `audio`).
+pub const VOLUME: [i16; 16] = volume_table(2100);
 
 const fn volume_table(max: i32) -> [i16; 16] {
     // 10^(-2k/20) for k = 0..14 in 16.16 fixed point, then off.

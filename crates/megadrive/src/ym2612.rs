@@ -16,25 +16,22 @@
 //! Operators are numbered as in the algorithm diagrams, op1..op4; the register offsets
 //! +0/+4/+8/+C address op1, op3, op2, op4 ([`REG_SLOT_TO_OP`]).
 //!
-//! The 9-bit DAC and its ladder: each channel's 14-bit sum is cut to 9 bits and the chip
-//! time-multiplexes its single DAC, giving each channel 4 of every 24 cycles; within its
-//! slot a channel drives its value (+1 when non-negative) for one cycle and its sign (+1 or
-//! -1) for the other three, and a channel whose output is panned off drives its sign for all
-//! four. Averaged over the slot this is v + 4 for v >= 0, v - 3 for v < 0, and +4 / -4 when
-//! panned off: the discrete YM2612's crossover distortion, audible on quiet notes. We mix
-//! that average (the mixer's DC blocker removes the constant part).
+//! The 9-bit DAC: each channel's 14-bit sum is cut to 9 bits; the Model 1's discrete chip
+//! adds its multiplexing "ladder" offsets (`ym2612_dac`, `Ym2612::discrete`; off by default,
+//! the integrated YM3438 of later consoles). The mixer's DC blocker removes constant parts.
 //!
 //! Timer periods: YM2612 application manual (timer A: 18 us x (1024 - TA) at 7.67 MHz, one
 //! tick per output sample; timer B: 16 samples per tick). Busy flag: 32 YM clocks after a data
 //! write (Nemesis's measurements, as Genesis Plus GX models them).
 //!
-//! Not modelled: SSG-EG, CSM key-on, the test register, the LFO's register-level PM bit
-//! pattern (PM is a smooth 8-step quarter wave of the documented depth).
+//! SSG-EG is in `ym2612_ssg`, CSM key-on in `ym2612_csm`, the LFO's AM and PM steps in
+//! `ym2612_lfo`. Not modelled: the test register.
 
 use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::ym2612_params::{ParamCache, derive, phase_increment};
+use crate::ym2612_params::{ParamCache, derive};
+use crate::{ym2612_dac as dac, ym2612_lfo as lfo, ym2612_ssg as ssg};
 
 /// Master clocks per YM2612 internal clock (MCLK / 7 / 6).
 pub const MCLK_PER_FM_CLOCK: u64 = 42;
@@ -74,9 +71,6 @@ const DETUNE: [[u8; 32]; 3] = [
 const LFO_PERIOD: [u8; 8] = [108, 77, 71, 67, 62, 44, 8, 5];
 /// AMS 0-3: right shift of the LFO's 0-126 triangle (0, 1.4, 5.9, 11.8 dB at the peak).
 pub(crate) const AMS_SHIFT: [u8; 4] = [8, 3, 1, 0];
-/// PMS 0-7 (0, 3.4, 6.7, 10, 14, 20, 40, 80 cents at the peak), as the peak change of
-/// F-number in units of (fnum >> 4) * step / 1024 with step 7 at the peak.
-pub(crate) const PMS_DEPTH: [i32; 8] = [0, 5, 9, 14, 19, 27, 55, 111];
 
 /// Envelope increment patterns, indexed by the low two bits of the rate (or the YM2612's
 /// odd rows for rates 2-7), stepped by the EG counter.
@@ -146,6 +140,8 @@ pub struct Operator {
     pub env: u16,
     pub eg_phase: u8,
     pub key: bool,
+    /// SSG-EG's inversion flag (`ym2612_ssg`).
+    pub ssg_inv: bool,
 }
 
 /// One channel's running state.
@@ -191,8 +187,14 @@ pub struct Ym2612 {
     /// LFO: samples into the current step and the 7-bit step.
     pub lfo_timer: u8,
     pub lfo_step: u8,
+    /// CSM: channel 3's operators keyed on by a timer A overflow, to be keyed off after the
+    /// next sample (`ym2612_csm`; sound only, not part of save states).
+    pub csm_keyed: u8,
     /// Synthesise (set by the machine when audio is wanted; not part of save states).
     pub render: bool,
+    /// Model the Model 1's discrete YM2612 and its DAC ladder instead of the integrated
+    /// YM3438 (`ym2612_dac`; sound only, not part of save states).
+    pub discrete: bool,
     /// Interleaved stereo samples at the chip's rate not yet taken by the mixer, in the
     /// mixer's scale (not part of save states).
     pub out: Vec<i16>,
@@ -213,6 +215,13 @@ impl Ym2612 {
         for r in [0xB4, 0xB5, 0xB6, 0x1B4, 0x1B5, 0x1B6] {
             regs[r] = 0xC0;
         }
+        // The DAC latch holds the written byte with its top bit flipped (a signed sample) and
+        // clears at reset, so until the first write to $2A it outputs the centre level, as $80
+        // would (Nuked-OPN2's reading of the die). Sonic 2's driver turns the DAC on (frame 18)
+        // before writing a sample: with a reset value of 0 it jumped to full negative scale,
+        // a loud click Genesis Plus GX does not make. Registers are write-only: the game sees
+        // no difference.
+        regs[0x2A] = 0x80;
         let mut channels: [Channel; 6] = Default::default();
         for ch in &mut channels {
             for op in &mut ch.ops {
@@ -238,7 +247,9 @@ impl Ym2612 {
             eg_counter: 0,
             lfo_timer: 0,
             lfo_step: 0,
+            csm_keyed: 0,
             render: false,
+            discrete: false,
             out: Vec::new(),
             params: ParamCache::default(),
         }
@@ -249,10 +260,12 @@ impl Ym2612 {
         self.sync(now);
         let synced = self.synced_to;
         let render = self.render;
+        let discrete = self.discrete;
         let out = std::mem::take(&mut self.out);
         *self = Ym2612::new();
         self.synced_to = synced;
         self.render = render;
+        self.discrete = discrete;
         self.out = out;
     }
 
@@ -270,7 +283,11 @@ impl Ym2612 {
             if n < samples {
                 self.out.clear();
             }
-            self.render_samples(n as usize);
+            if self.csm_active() || self.csm_keyed != 0 {
+                self.render_samples_csm(n as usize, samples - n);
+            } else {
+                self.render_samples(n as usize);
+            }
         }
         let samples = samples.min(1 << 20) as i64;
         if self.mode & 1 != 0 {
@@ -373,23 +390,45 @@ impl Ym2612 {
         };
         for op in 0..4 {
             let on = value & (0x10 << op) != 0;
-            let ar = self.regs[reg_addr(ch, 0x50, op)] & 0x1F;
-            let ks_rate = self.key_scale(ch, op);
-            let o = &mut self.channels[ch].ops[op];
-            if on && !o.key {
-                o.phase = 0;
-                o.eg_phase = EG_ATTACK;
-                if ar != 0 && (2 * ar as u32 + ks_rate).min(63) >= 62 {
-                    o.env = 0;
-                }
-                if o.env == 0 {
-                    o.eg_phase = EG_DECAY;
-                }
-            } else if !on && o.key {
-                o.eg_phase = EG_RELEASE;
+            let was = self.channels[ch].ops[op].key;
+            // An operator CSM holds keyed on is already sounding: a $28 key-on only takes it
+            // over (it stays on after CSM's key-off).
+            let csm_held = ch == 2 && self.csm_keyed & (1 << op) != 0;
+            if on && !was && !csm_held {
+                self.key_on_operator(ch, op);
+            } else if !on && was {
+                self.key_off_operator(ch, op);
             }
-            o.key = on;
+            if ch == 2 && on {
+                self.csm_keyed &= !(1 << op);
+            }
+            self.channels[ch].ops[op].key = on;
         }
+    }
+
+    /// Key-on of one operator: phase and envelope restart (the attack, or full level at once
+    /// for attack rates of 62 and 63).
+    pub(crate) fn key_on_operator(&mut self, ch: usize, op: usize) {
+        let ar = self.regs[reg_addr(ch, 0x50, op)] & 0x1F;
+        let ks_rate = self.key_scale(ch, op);
+        let o = &mut self.channels[ch].ops[op];
+        o.phase = 0;
+        o.eg_phase = EG_ATTACK;
+        ssg::key_on(o);
+        if ar != 0 && (2 * ar as u32 + ks_rate).min(63) >= 62 {
+            o.env = 0;
+        }
+        if o.env == 0 {
+            o.eg_phase = EG_DECAY;
+        }
+    }
+
+    /// Key-off of one operator: release.
+    pub(crate) fn key_off_operator(&mut self, ch: usize, op: usize) {
+        let ssg_reg = self.regs[reg_addr(ch, 0x90, op)] & 0x0F;
+        let o = &mut self.channels[ch].ops[op];
+        ssg::key_off(o, ssg_reg);
+        o.eg_phase = EG_RELEASE;
     }
 
     /// F-number and block driving operator `op` of channel `ch`.
@@ -434,19 +473,8 @@ impl Ym2612 {
             self.lfo_timer = 0;
             self.lfo_step = 0;
         }
-        let am_tri = if self.lfo_step < 64 {
-            self.lfo_step as u32 * 2
-        } else {
-            (127 - self.lfo_step as u32) * 2
-        };
-        let pm_pos = self.lfo_step >> 2;
-        let pm_q = (pm_pos & 7) as i32;
-        let pm_val = match pm_pos >> 3 {
-            0 => pm_q,
-            1 => 7 - pm_q,
-            2 => -pm_q,
-            _ => -(7 - pm_q),
-        };
+        let am_tri = lfo::am_level(self.lfo_step);
+        let lfo_step = self.lfo_step;
 
         // Envelope clock.
         self.eg_timer += 1;
@@ -466,15 +494,12 @@ impl Ym2612 {
                 self.run_channel_silently(ch, eg_tick, t);
                 ((self.regs[0x2A] as i32) - 128) << 6
             } else {
-                self.run_channel(ch, eg_tick, am_tri, pm_val, t)
+                self.run_channel(ch, eg_tick, am_tri, lfo_step, t)
             };
             self.channels[ch].out = out;
-            // 9-bit DAC with the multiplexing ladder (see the module doc).
-            let v = out >> 5;
-            let on = if v >= 0 { v + 4 } else { v - 3 };
-            let off = if v >= 0 { 4 } else { -4 };
-            left += if b4 & 0x80 != 0 { on } else { off };
-            right += if b4 & 0x40 != 0 { on } else { off };
+            // The 9-bit DAC, with the discrete chip's ladder when modelled (`ym2612_dac`).
+            left += dac::channel_level(out, b4 & 0x80 != 0, self.discrete);
+            right += dac::channel_level(out, b4 & 0x40 != 0, self.discrete);
         }
         // Mixer scale: one full-scale channel = 16 x 256 = 4096.
         ((left * 16) as i16, (right * 16) as i16)
@@ -491,7 +516,7 @@ impl Ym2612 {
         ch: usize,
         eg_tick: bool,
         am_tri: u32,
-        pm_val: i32,
+        lfo_step: u8,
         t: &Tables,
     ) -> i32 {
         if self.params.dirty & (1 << ch) != 0 {
@@ -506,8 +531,8 @@ impl Ym2612 {
         let mut incs = [0u32; 4];
         for (inc, q) in incs.iter_mut().zip(&p.ops) {
             *inc = if pms != 0 {
-                let f = q.fnum as i32 + (((q.fnum as i32 >> 4) * pms * pm_val) >> 10);
-                phase_increment(f, q.block, q.kc, q.dt, q.mul)
+                let offset = lfo::pm_offset(q.fnum, pms, lfo_step);
+                lfo::pm_increment(q.fnum, offset, q.block, q.kc, q.dt, q.mul)
             } else {
                 q.inc
             };
@@ -534,6 +559,8 @@ impl Ym2612 {
         for op in 0..4 {
             let q = &p.ops[op];
             let o = &mut c.ops[op];
+            // SSG-EG's cycle end may restart the phase, so it comes first.
+            ssg::end_of_cycle(o, q.ssg, q.rates[EG_ATTACK as usize] >= 62, q.sl == 0);
             phase[op] = o.phase >> 10;
             o.phase = (o.phase + incs[op]) & 0xFFFFF;
 
@@ -554,12 +581,14 @@ impl Ym2612 {
                         if o.env == 0 {
                             o.eg_phase = EG_DECAY;
                         }
+                    } else if q.ssg & ssg::SSG_ON != 0 {
+                        ssg::step(o, inc as u16);
                     } else {
                         o.env = (o.env + inc as u16).min(MAX_ATT);
                     }
                 }
             }
-            let mut a = o.env as u32 + q.tl;
+            let mut a = ssg::output_level(o, q.ssg) as u32 + q.tl;
             if q.am {
                 a += am;
             }
@@ -636,7 +665,8 @@ impl Ym2612 {
             for o in &c.ops {
                 out.extend_from_slice(&o.phase.to_le_bytes());
                 out.extend_from_slice(&o.env.to_le_bytes());
-                out.push(o.eg_phase);
+                // Bit 2: SSG-EG's inversion flag (older states have 0 there).
+                out.push(o.eg_phase | u8::from(o.ssg_inv) << 2);
                 out.push(u8::from(o.key));
             }
             out.extend_from_slice(&c.fnum.to_le_bytes());
@@ -662,7 +692,9 @@ impl Ym2612 {
             for o in &mut c.ops {
                 o.phase = r.u32()? & 0xFFFFF;
                 o.env = r.u16()?.min(MAX_ATT);
-                o.eg_phase = r.u8()? & 3;
+                let phase = r.u8()?;
+                o.eg_phase = phase & 3;
+                o.ssg_inv = phase & 4 != 0;
                 o.key = r.u8()? != 0;
             }
             c.fnum = r.u16()? & 0x7FF;
@@ -910,25 +942,44 @@ mod tests {
         assert!(ym.channels[0].ops.iter().all(|o| o.env == MAX_ATT));
     }
 
-    /// The DAC replaces channel 6 and passes the written byte through (9-bit: (v - 128) * 2,
-    /// plus the ladder's +4 for non-negative values).
+    /// The DAC replaces channel 6 and passes the written byte through (9-bit: (v - 128) * 2);
+    /// the discrete chip adds its ladder's +4 / -3 (and +4 for every silent channel).
     #[test]
     fn dac_passes_value_through() {
+        for discrete in [false, true] {
+            let mut ym = Ym2612::new();
+            ym.render = true;
+            ym.discrete = discrete;
+            w(&mut ym, 0, 0x2B, 0x80);
+            w(&mut ym, 1, 0xB6, 0x80); // channel 6 left only
+            for v in [0x80u8, 0xC0, 0x40, 0xFF] {
+                w(&mut ym, 0, 0x2A, v);
+                ym.out.clear();
+                ym.render_samples(1);
+                let nine = (v as i32 - 128) * 2;
+                let (left, right) = if discrete {
+                    let ladder = if nine >= 0 { nine + 4 } else { nine - 3 };
+                    let off = if nine >= 0 { 4 } else { -4 };
+                    // Five silent channels contribute +4 each on both sides.
+                    (ladder + 5 * 4, off + 5 * 4)
+                } else {
+                    (nine, 0)
+                };
+                assert_eq!(ym.out[0] as i32, left * 16, "value {v:#x}");
+                assert_eq!(ym.out[1] as i32, right * 16, "value {v:#x}");
+            }
+        }
+    }
+
+    /// Until $2A is written the DAC outputs the centre level (the latch clears at reset).
+    #[test]
+    fn dac_starts_at_the_centre() {
         let mut ym = Ym2612::new();
         ym.render = true;
         w(&mut ym, 0, 0x2B, 0x80);
-        w(&mut ym, 1, 0xB6, 0x80); // channel 6 left only
-        for v in [0x80u8, 0xC0, 0x40, 0xFF] {
-            w(&mut ym, 0, 0x2A, v);
-            ym.out.clear();
-            ym.render_samples(1);
-            let nine = (v as i32 - 128) * 2;
-            let ladder = if nine >= 0 { nine + 4 } else { nine - 3 };
-            // Five silent channels contribute +4 each on both sides.
-            assert_eq!(ym.out[0] as i32, (ladder + 5 * 4) * 16, "value {v:#x}");
-            let off = if nine >= 0 { 4 } else { -4 };
-            assert_eq!(ym.out[1] as i32, (off + 5 * 4) * 16, "value {v:#x}");
-        }
+        ym.render_samples(1);
+        assert_eq!(ym.channels[5].out, 0);
+        assert_eq!(ym.out[..2], [0, 0]);
     }
 
     /// Key codes and detune: the datasheet's note bits.

@@ -5,7 +5,7 @@
 //! a state restore touches it (`Ym2612::mark_dirty`).
 
 use crate::ym2612::{
-    AMS_SHIFT, EG_ATTACK, EG_DECAY, EG_SUSTAIN, PMS_DEPTH, Ym2612, detune, key_code, reg_addr,
+    AMS_SHIFT, EG_ATTACK, EG_DECAY, EG_SUSTAIN, Ym2612, detune, key_code, reg_addr,
 };
 
 /// One operator's parameters.
@@ -27,6 +27,8 @@ pub(crate) struct OpParams {
     pub tl: u32,
     /// Amplitude modulation enabled (AM bit of $60).
     pub am: bool,
+    /// SSG-EG register ($90, low 4 bits; `ym2612_ssg`).
+    pub ssg: u8,
 }
 
 /// One channel's parameters.
@@ -35,9 +37,9 @@ pub(crate) struct ChannelParams {
     pub ops: [OpParams; 4],
     pub alg: u8,
     pub fb: u8,
-    /// Right shift of the LFO triangle (AMS) and the PM depth (PMS).
+    /// Right shift of the LFO triangle (AMS) and the PM sensitivity (PMS, 0-7).
     pub ams: u8,
-    pub pms: i32,
+    pub pms: u8,
 }
 
 /// The cache: six channels and which of them must be derived again. Compares equal to any
@@ -94,7 +96,7 @@ pub(crate) fn derive(ym: &Ym2612, ch: usize) -> ChannelParams {
         alg: b0 & 7,
         fb: (b0 >> 3) & 7,
         ams: AMS_SHIFT[((b4 >> 4) & 3) as usize],
-        pms: PMS_DEPTH[(b4 & 7) as usize],
+        pms: b4 & 7,
     };
     for (op, o) in p.ops.iter_mut().enumerate() {
         let (fnum, block) = ym.freq(ch, op);
@@ -126,6 +128,7 @@ pub(crate) fn derive(ym: &Ym2612, ch: usize) -> ChannelParams {
             sl: if sl == 0x1E0 { 0x3E0 } else { sl },
             tl: (tl as u32) << 3,
             am: amd1r & 0x80 != 0,
+            ssg: ym.regs[reg_addr(ch, 0x90, op)] & 0x0F,
         };
     }
     p

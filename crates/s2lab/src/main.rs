@@ -46,6 +46,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Play a cartridge in a window with sound (or write its sound to a WAV headless).
     Play(cmd::play::PlayArgs),
+    /// BizHawk .bk2 and Gens .gmv movies to input scripts and back.
+    Movie(cmd::movie::MovieArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::GenSuites(args) => cmd::suite::generate(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Play(args) => cmd::play::run(args),
+        Command::Movie(args) => cmd::movie::run(args),
     };
     match result {
         Ok(code) => code,

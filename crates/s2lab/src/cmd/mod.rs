@@ -7,6 +7,7 @@ pub mod fuzz;
 pub mod game_args;
 pub mod interrupt;
 pub mod model;
+pub mod movie;
 pub mod play;
 pub mod report;
 pub mod rom;

@@ -43,6 +43,17 @@ pub struct RunArgs {
     /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
     #[arg(long, default_value = "ours")]
     pub cpu: CpuBackend,
+    /// Write the sound of the whole run to this WAV file (16-bit stereo at --wav-rate); the
+    /// game runs the same with or without it.
+    #[arg(long, value_name = "FILE")]
+    pub wav: Option<PathBuf>,
+    /// Sample rate of the --wav file in Hz.
+    #[arg(long, default_value_t = 48_000, value_name = "HZ")]
+    pub wav_rate: u32,
+    /// The FM chip heard in the --wav file: integrated (the YM3438 in later consoles' ASIC,
+    /// the default) or discrete (the Model 1's YM2612, with its DAC's ladder distortion).
+    #[arg(long, default_value = "integrated", value_name = "CHIP")]
+    pub ym2612: String,
 }
 
 /// The longest run: what an input script may hold.
@@ -140,6 +151,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             args.frames
         );
     }
+    let discrete_ym2612 = match args.ym2612.as_str() {
+        "integrated" => false,
+        "discrete" => true,
+        other => bail!("unknown --ym2612 '{other}' (integrated, discrete)"),
+    };
     let region = match args.region.as_str() {
         "auto" => None,
         "us" => Some(Region::USA),
@@ -201,6 +217,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if pngs.is_empty() {
         machine.set_mode(Mode::Headless);
     }
+    let mut sound = Vec::new();
+    if args.wav.is_some() {
+        machine.enable_audio(args.wav_rate);
+    }
+    machine.bus.sys.ym.discrete = discrete_ym2612;
 
     // The CSV goes to the file whole at the end (nothing half-written if the run is cut
     // short), or streams to standard output.
@@ -226,6 +247,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             break;
         }
         run_script_frame(&mut machine, &input, frame);
+        machine.take_audio(&mut sound);
         ran = frame;
         if halted_in.is_none() && machine.halted() {
             halted_in = Some(frame);
@@ -241,6 +263,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     stdout.flush()?;
     if let Some(p) = &args.output {
         outfile::write(p, &csv).with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &args.wav {
+        let rate = machine.audio_rate().unwrap_or(args.wav_rate);
+        super::play::write_wav(p, rate, &sound)?;
     }
     if let Some(p) = &args.save_state {
         outfile::write(p, machine.save_state())

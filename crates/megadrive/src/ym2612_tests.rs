@@ -1,0 +1,329 @@
+//! The YM2612's timers, LFO, SSG-EG and CSM pinned to documented behaviour, driven through
+//! register writes as a game drives them.
+//!
+//! Sources: YM2608/YM2612 application manuals (timer periods, the SSG-EG shapes, the LFO
+//! rates); Nemesis's measurements on a Mega Drive (the timers tick once per output sample and
+//! once per 16, the LFO's samples per step, SSG-EG's 4x rate and cycle end at -48 dB, CSM's
+//! one-sample key-on), as summarised in jsgroth's "Emulating the YM2612" part 6 and in
+//! Genesis Plus GX's change log.
+
+use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::ym2612::{EG_ATTACK, EG_RELEASE, MAX_ATT, Ym2612, reg_addr};
+use crate::ym2612_ssg as ssg;
+
+fn w(ym: &mut Ym2612, part: u32, reg: u8, value: u8, now: u64) {
+    ym.write(part * 2, reg, now);
+    ym.write(part * 2 + 1, value, now);
+}
+
+/// The master clock of the end of sample `n` after clock 0.
+fn at(n: u64) -> u64 {
+    n * MCLK_PER_FM_SAMPLE
+}
+
+// ---- timers -------------------------------------------------------------------------------
+
+/// Timer A ticks once per output sample and overflows after 1024 - TA ticks; the flag needs
+/// the enable bit, and reloading keeps the period.
+#[test]
+fn timer_a_period_is_1024_minus_ta_samples() {
+    for ta in [0u16, 1, 512, 1000, 1023] {
+        let mut ym = Ym2612::new();
+        w(&mut ym, 0, 0x24, (ta >> 2) as u8, 0);
+        w(&mut ym, 0, 0x25, (ta & 3) as u8, 0);
+        w(&mut ym, 0, 0x27, 0x05, 0); // load and enable A
+        let period = 1024 - ta as u64;
+        assert_eq!(ym.read(0, at(period - 1)) & 1, 0, "TA {ta}: early");
+        assert_eq!(ym.read(0, at(period)) & 1, 1, "TA {ta}: on time");
+        // Reset the flag (bit 4): it comes back one period later.
+        w(&mut ym, 0, 0x27, 0x15, at(period));
+        assert_eq!(
+            ym.read(0, at(2 * period - 1)) & 1,
+            0,
+            "TA {ta}: second, early"
+        );
+        assert_eq!(ym.read(0, at(2 * period)) & 1, 1, "TA {ta}: second");
+    }
+}
+
+/// Timer B ticks once per 16 samples and overflows after 256 - TB ticks.
+#[test]
+fn timer_b_period_is_16_x_256_minus_tb_samples() {
+    for tb in [0u8, 100, 200, 255] {
+        let mut ym = Ym2612::new();
+        w(&mut ym, 0, 0x26, tb, 0);
+        w(&mut ym, 0, 0x27, 0x0A, 0); // load and enable B
+        let period = 16 * (256 - tb as u64);
+        assert_eq!(ym.read(0, at(period - 1)) & 2, 0, "TB {tb}: early");
+        assert_eq!(ym.read(0, at(period)) & 2, 2, "TB {tb}: on time");
+    }
+}
+
+/// Without the enable bit a running timer sets no flag; without the load bit it does not run.
+#[test]
+fn timer_flags_need_enable_and_load() {
+    let mut ym = Ym2612::new();
+    w(&mut ym, 0, 0x24, 0xFF, 0);
+    w(&mut ym, 0, 0x25, 0x03, 0);
+    w(&mut ym, 0, 0x27, 0x01, 0); // load A, flag disabled
+    assert_eq!(ym.read(0, at(10)) & 1, 0);
+    let mut ym = Ym2612::new();
+    w(&mut ym, 0, 0x24, 0xFF, 0);
+    w(&mut ym, 0, 0x25, 0x03, 0);
+    w(&mut ym, 0, 0x27, 0x04, 0); // enabled, not loaded
+    assert_eq!(ym.read(0, at(10)) & 1, 0);
+}
+
+// ---- LFO ----------------------------------------------------------------------------------
+
+/// The LFO advances one of its 128 steps every 108, 77, 71, 67, 62, 44, 8 or 5 samples
+/// (frequencies 0-7; 3.85 to 83 Hz at the Mega Drive's 53,267 Hz), and holds step 0 while off.
+#[test]
+fn lfo_samples_per_step() {
+    for (freq, per_step) in [108u32, 77, 71, 67, 62, 44, 8, 5].into_iter().enumerate() {
+        let mut ym = Ym2612::new();
+        ym.render = true;
+        w(&mut ym, 0, 0x22, 0x08 | freq as u8, 0);
+        ym.render_samples(per_step as usize - 1);
+        assert_eq!(ym.lfo_step, 0, "freq {freq}");
+        ym.render_samples(1);
+        assert_eq!(ym.lfo_step, 1, "freq {freq}");
+        ym.render_samples(per_step as usize * 127);
+        assert_eq!(ym.lfo_step, 0, "freq {freq}: 128 steps a cycle");
+    }
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    ym.render_samples(500);
+    assert_eq!(ym.lfo_step, 0);
+}
+
+/// One operator at full level, AM on, AMS 3 (11.8 dB): the channel starts at its quietest
+/// (the AM triangle starts at its top) and is loudest half a cycle later.
+#[test]
+fn lfo_am_starts_at_full_depth() {
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    w(&mut ym, 0, 0xB0, 0x07, 0); // algorithm 7
+    w(&mut ym, 0, 0xB4, 0xF0, 0); // both sides, AMS 3, PMS 0
+    for slot in 0..4u8 {
+        let o = slot * 4;
+        w(&mut ym, 0, 0x30 + o, 0x01, 0);
+        w(&mut ym, 0, 0x40 + o, if slot == 3 { 0 } else { 0x7F }, 0);
+        w(&mut ym, 0, 0x50 + o, 0x1F, 0);
+        w(&mut ym, 0, 0x60 + o, 0x80, 0); // AM on
+        w(&mut ym, 0, 0x80 + o, 0x00, 0);
+    }
+    // Block 7, F-number $400: 16 samples a period, the sine's peak on every 16th sample.
+    w(&mut ym, 0, 0xA4, 0x3C, 0);
+    w(&mut ym, 0, 0xA0, 0x00, 0);
+    w(&mut ym, 0, 0x22, 0x0F, 0); // LFO on, fastest (5 samples a step)
+    w(&mut ym, 0, 0x28, 0xF0, 0);
+    let peak = |ym: &mut Ym2612, n: usize| -> i32 {
+        ym.out.clear();
+        let mut p = 0;
+        for _ in 0..n {
+            ym.render_samples(1);
+            p = p.max(ym.channels[0].out.abs());
+        }
+        p
+    };
+    // Steps 0-3 (AM 126..120, the loudest at 120 units of 0.09375 dB) against steps 60-67
+    // (AM 6..0..6).
+    let quiet = peak(&mut ym, 20);
+    ym.render_samples(5 * 56);
+    let loud = peak(&mut ym, 40);
+    let db = 20.0 * (loud as f64 / quiet as f64).log10();
+    assert!(
+        (db - 11.25).abs() < 0.3,
+        "{db} dB between the top and the bottom of AM"
+    );
+}
+
+// ---- SSG-EG -------------------------------------------------------------------------------
+
+/// Channel 1, operator 4 alone, attack rate 31 (full level at key-on), decay rate `d1r`, sustain
+/// level 15 (the decay runs into SSG-EG's end at $200), release 15, SSG-EG `shape`.
+fn ssg_patch(shape: u8, d1r: u8) -> Ym2612 {
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    w(&mut ym, 0, 0xB0, 0x07, 0);
+    let o = 0x0C; // operator 4's register slot
+    w(&mut ym, 0, 0x30 + o, 0x01, 0);
+    w(&mut ym, 0, 0x40 + o, 0x00, 0);
+    w(&mut ym, 0, 0x50 + o, 0x1F, 0);
+    w(&mut ym, 0, 0x60 + o, d1r, 0);
+    w(&mut ym, 0, 0x70 + o, 0x00, 0);
+    w(&mut ym, 0, 0x80 + o, 0xFF, 0);
+    w(&mut ym, 0, 0x90 + o, shape, 0);
+    w(&mut ym, 0, 0x28, 0x80, 0); // key on operator 4
+    ym
+}
+
+/// The attenuation operator 4 of channel 1 outputs, sample by sample.
+fn ssg_levels(ym: &mut Ym2612, samples: usize) -> Vec<u16> {
+    let shape = ym.regs[reg_addr(0, 0x90, 3)] & 0x0F;
+    (0..samples)
+        .map(|_| {
+            ym.render_samples(1);
+            ssg::output_level(&ym.channels[0].ops[3], shape)
+        })
+        .collect()
+}
+
+/// The shapes of the manual's SSG-EG table over three cycles, as the ends of each cycle: `\`
+/// ends quiet ($200 or more), `/` ends loud (0), `_` is held silent ($3FF), `‾` held loud.
+#[test]
+fn ssg_eg_shapes_of_the_manual() {
+    // Decay rate 24: rate 48, one step a 3-sample EG clock, x4 in SSG-EG: $200 / 4 = 128 EG
+    // clocks, 384 samples a cycle.
+    let cycle = 384;
+    for (shape, want) in [
+        (0x08, "\\\\\\"),
+        (0x09, "\\__"),
+        (0x0A, "\\/\\"),
+        (0x0B, "\\‾‾"),
+        (0x0C, "///"),
+        (0x0D, "/‾‾"),
+        (0x0E, "/\\/"),
+        (0x0F, "/__"),
+    ] {
+        let mut ym = ssg_patch(shape, 24);
+        let levels = ssg_levels(&mut ym, 3 * cycle + 6);
+        let mut got = String::new();
+        for c in 0..3 {
+            let seg = &levels[c * cycle + 3..(c + 1) * cycle];
+            let (first, last) = (seg[0], seg[seg.len() - 1]);
+            let flat = seg.iter().all(|&l| l == first);
+            got.push(match (flat, first, last) {
+                (true, 0x3FF, _) => '_',
+                (true, l, _) if l < 0x10 => '‾',
+                (false, f, l) if f < l => '\\',
+                (false, f, l) if f > l => '/',
+                _ => '?',
+            });
+        }
+        assert_eq!(got, want, "shape {shape:#x}: levels {:?}", &levels[..12]);
+    }
+}
+
+/// SSG-EG steps 4 times as fast: the first decay to $200 takes 128 EG clocks (384 samples)
+/// where the plain envelope takes 512 to get there.
+#[test]
+fn ssg_eg_decays_four_times_as_fast() {
+    let mut ym = ssg_patch(0x08, 24);
+    let levels = ssg_levels(&mut ym, 400);
+    let end = levels.iter().position(|&l| l >= 0x1FC).unwrap();
+    assert!(
+        (380..=386).contains(&end),
+        "first cycle ends at sample {end}"
+    );
+    let mut plain = ssg_patch(0x00, 24);
+    let levels = ssg_levels(&mut plain, 1600);
+    let end = levels.iter().position(|&l| l >= 0x200).unwrap();
+    assert!(
+        (1530..=1539).contains(&end),
+        "plain decay reaches $200 at {end}"
+    );
+}
+
+/// Key-off keeps the level an inverted output had, then releases it.
+#[test]
+fn ssg_eg_key_off_keeps_the_inverted_level() {
+    let mut ym = ssg_patch(0x0C, 24); // inverted from the start
+    let levels = ssg_levels(&mut ym, 100);
+    let before = *levels.last().unwrap();
+    w(&mut ym, 0, 0x28, 0x00, 0);
+    let o = &ym.channels[0].ops[3];
+    assert_eq!(o.eg_phase, EG_RELEASE);
+    assert_eq!(o.env, before);
+    assert_eq!(ssg::output_level(o, 0x0C), before);
+}
+
+// ---- CSM ----------------------------------------------------------------------------------
+
+/// CSM with timer A every 100 samples: channel 3's operators key on after each overflow and
+/// off one sample later; register $28's key state is untouched; the timer flag is as without
+/// CSM.
+#[test]
+fn csm_keys_channel_3_on_at_each_timer_a_overflow() {
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    w(&mut ym, 0, 0xB2, 0x07, 0);
+    for slot in 0..4u8 {
+        let o = slot * 4 + 2;
+        w(&mut ym, 0, 0x30 + o, 0x01, 0);
+        w(&mut ym, 0, 0x50 + o, 0x1F, 0); // attack 31: full level at key-on
+        w(&mut ym, 0, 0x80 + o, 0x0F, 0); // release 15
+    }
+    let ta = 1024 - 100;
+    w(&mut ym, 0, 0x24, (ta >> 2) as u8, 0);
+    w(&mut ym, 0, 0x25, (ta & 3) as u8, 0);
+    w(&mut ym, 0, 0x27, 0x85, 0); // CSM, load and enable A
+    let mut key_ons = Vec::new();
+    for n in 1..=1000u64 {
+        ym.sync(at(n));
+        let ops = &ym.channels[2].ops;
+        if ops.iter().all(|o| o.env == 0 && o.eg_phase != EG_RELEASE) {
+            key_ons.push(n);
+        }
+        assert!(ops.iter().all(|o| !o.key));
+        assert!(ops.iter().all(|o| o.eg_phase != EG_ATTACK));
+    }
+    // Keyed on by the overflow at the end of sample 100k, keyed off again after the next.
+    assert_eq!(key_ons, (1..=10).map(|k| 100 * k).collect::<Vec<_>>());
+    assert_eq!(ym.read(0, at(1000)) & 1, 1);
+    // The other channels never key on.
+    assert!(ym.channels[0].ops.iter().all(|o| o.env == MAX_ATT));
+}
+
+/// Channel 3's special mode without CSM (bits 7-6 = 01) keys nothing on.
+#[test]
+fn special_mode_without_csm_keys_nothing() {
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    w(&mut ym, 0, 0x52 + 12, 0x1F, 0);
+    w(&mut ym, 0, 0x24, 0xFF, 0);
+    w(&mut ym, 0, 0x27, 0x45, 0);
+    ym.sync(at(1000));
+    assert!(ym.channels[2].ops.iter().all(|o| o.env == MAX_ATT));
+}
+
+// ---- robustness ---------------------------------------------------------------------------
+
+/// Random register writes (every register, CSM and special mode, SSG-EG, LFO, timers) with
+/// synthesis on never panic (overflow checks in debug builds) and keep the outputs in range.
+#[test]
+fn random_register_traffic_renders_in_range() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut ym = Ym2612::new();
+    ym.render = true;
+    let mut now = 0u64;
+    for _ in 0..20_000 {
+        let r = next();
+        let part = (r & 1) as u32;
+        let reg = (r >> 8) as u8;
+        // Bias towards the interesting registers.
+        let reg = if r & 0x30000 == 0 {
+            0x20 + reg % 16
+        } else {
+            reg
+        };
+        w(&mut ym, part, reg, (r >> 24) as u8, now);
+        now += (r >> 40) % 3000;
+        ym.sync(now);
+        ym.discrete = r & 0x8000_0000 != 0;
+        assert!(ym.channels.iter().all(|c| (-8192..=8191).contains(&c.out)));
+        assert!(
+            ym.channels
+                .iter()
+                .all(|c| c.ops.iter().all(|o| o.env <= MAX_ATT))
+        );
+        ym.out.clear();
+    }
+}
