@@ -13,24 +13,13 @@
 //!
 //! `M68000_ONLY=ADD.w` runs one file; `M68000_SHOW=n` prints the first n failures per file.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use m68000::{Bus, Cpu, FunctionCode, RunState};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Access {
-    write: bool,
-    fc: u8,
-    addr: u32,
-    data: u16,
-    /// Upper and lower data strobes (both for a word).
-    uds: bool,
-    lds: bool,
-    cycle: u64,
-}
+use testsupport::singlestep::{
+    Access, Ledger, State, Vector, parse_file, vector_dir, vector_files,
+};
 
 /// 16 MiB of RAM; reset between tests by undoing the writes.
 struct RamBus {
@@ -125,162 +114,6 @@ impl Bus for RamBus {
             cycle,
         });
     }
-}
-
-#[derive(Clone, Debug, Default)]
-struct State {
-    d: [u32; 8],
-    a: [u32; 7],
-    usp: u32,
-    ssp: u32,
-    sr: u16,
-    pc: u32,
-    prefetch: [u16; 2],
-    ram: Vec<(u32, u16)>,
-}
-
-struct Vector {
-    name: String,
-    initial: State,
-    expected: State,
-    cycles: u32,
-    /// Expected bus cycles (address errors excluded: they never reach the bus).
-    accesses: Vec<Access>,
-    address_error: bool,
-}
-
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn u8(&mut self) -> Result<u8, String> {
-        let v = *self
-            .buf
-            .get(self.pos)
-            .ok_or_else(|| format!("truncated at byte {}", self.pos))?;
-        self.pos += 1;
-        Ok(v)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        let bytes = self
-            .buf
-            .get(self.pos..self.pos + 4)
-            .ok_or_else(|| format!("truncated at byte {}", self.pos))?;
-        self.pos += 4;
-        Ok(u32::from_le_bytes(bytes.try_into().unwrap()))
-    }
-    fn magic(&mut self, want: u32) -> Result<(), String> {
-        let at = self.pos;
-        let got = self.u32()?;
-        if got != want {
-            return Err(format!(
-                "bad magic {got:#x} at byte {at}, expected {want:#x}"
-            ));
-        }
-        Ok(())
-    }
-    fn state(&mut self) -> Result<State, String> {
-        self.u32()?;
-        self.magic(0x0123_4567)?;
-        let mut r = [0u32; 19];
-        for v in &mut r {
-            *v = self.u32()?;
-        }
-        let prefetch = [self.u32()? as u16, self.u32()? as u16];
-        let n = self.u32()?;
-        let mut ram = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            let addr = self.u32()?;
-            let lo = self.u8()? as u16;
-            let hi = self.u8()? as u16;
-            ram.push((addr, (hi << 8) | lo));
-        }
-        Ok(State {
-            d: r[0..8].try_into().unwrap(),
-            a: r[8..15].try_into().unwrap(),
-            usp: r[15],
-            ssp: r[16],
-            sr: r[17] as u16,
-            pc: r[18],
-            prefetch,
-            ram,
-        })
-    }
-}
-
-fn parse_file(path: &Path) -> Result<Vec<Vector>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut buf = Vec::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut r = Reader { buf: &buf, pos: 0 };
-    let fail = |e: String| format!("{}: {e}", path.display());
-    r.magic(0x1A3F_5D71).map_err(fail)?;
-    let count = r.u32().map_err(fail)?;
-    let mut out = Vec::with_capacity(count as usize);
-    for index in 0..count {
-        (|| -> Result<(), String> {
-            r.u32()?;
-            r.magic(0xABC1_2367)?;
-            r.u32()?;
-            r.magic(0x89AB_CDEF)?;
-            let len = r.u32()? as usize;
-            let name = r
-                .buf
-                .get(r.pos..r.pos + len)
-                .ok_or_else(|| format!("truncated name at byte {}", r.pos))?;
-            let name = String::from_utf8_lossy(name).into_owned();
-            r.pos += len;
-            let initial = r.state()?;
-            let expected = r.state()?;
-            r.u32()?;
-            r.magic(0x4567_89AB)?;
-            let cycles = r.u32()?;
-            let n = r.u32()?;
-            let mut address_error = false;
-            let mut accesses = Vec::new();
-            let mut at = 0u64;
-            for _ in 0..n {
-                let kind = r.u8()?;
-                let len = r.u32()? as u64;
-                if kind != 0 {
-                    let fc = r.u32()? as u8;
-                    let addr = r.u32()?;
-                    let data = r.u32()? as u16;
-                    let uds = r.u32()? != 0;
-                    let lds = r.u32()? != 0;
-                    match kind {
-                        1..=3 => accesses.push(Access {
-                            write: kind == 1,
-                            fc,
-                            addr,
-                            data,
-                            uds,
-                            lds,
-                            cycle: at,
-                        }),
-                        4 | 5 => address_error = true,
-                        _ => return Err(format!("transaction kind {kind}")),
-                    }
-                }
-                at += len;
-            }
-            out.push(Vector {
-                name,
-                initial,
-                expected,
-                cycles,
-                accesses,
-                address_error,
-            });
-            Ok(())
-        })()
-        .map_err(|e| fail(format!("test {index}: {e}")))?;
-    }
-    Ok(out)
 }
 
 fn load(cpu: &mut Cpu, bus: &mut RamBus, s: &State) {
@@ -416,94 +249,17 @@ fn classify(stem: &str, v: &Vector, diffs: &[String]) -> String {
     }
 }
 
-/// Writes the expectation list from this run's failures, grouped by file and reason.
-fn write_expectations(path: &Path, failures: &[(String, usize, String)]) {
-    let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for (file, index, reason) in failures {
-        groups
-            .entry((file.clone(), reason.clone()))
-            .or_default()
-            .push(*index);
-    }
-    let mut text = String::from(
-        "# 68000 vectors our core fails: FILE<TAB>REASON<TAB>INDICES (0-based positions in the file).\n\
-         # Regenerate after a deliberate change with\n\
-         # M68000_WRITE_EXPECTATIONS=1 cargo test --release -p m68000 --test vectors\n",
-    );
-    for ((file, reason), indices) in groups {
-        let mut ranges: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < indices.len() {
-            let mut j = i;
-            while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
-                j += 1;
-            }
-            ranges.push(if i == j {
-                indices[i].to_string()
-            } else {
-                format!("{}-{}", indices[i], indices[j])
-            });
-            i = j + 1;
-        }
-        text.push_str(&format!("{file}\t{reason}\t{}\n", ranges.join(",")));
-    }
-    let tmp = path.with_extension("txt.tmp");
-    std::fs::write(&tmp, text).expect("write expectation list");
-    std::fs::rename(&tmp, path).expect("rename expectation list");
-}
-
-/// Expected failures: `FILE<TAB>REASON<TAB>INDICES` (0-based ranges `3,7-9`); `#` comments.
-fn load_expectations(path: &Path) -> Result<BTreeMap<(String, usize), String>, String> {
-    let mut map = BTreeMap::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(map);
-    };
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split('\t');
-        let (Some(file), Some(reason), Some(indices)) = (parts.next(), parts.next(), parts.next())
-        else {
-            return Err(format!(
-                "{}:{}: expected FILE<TAB>REASON<TAB>INDICES",
-                path.display(),
-                n + 1
-            ));
-        };
-        for range in indices.split(',') {
-            let (lo, hi) = range.split_once('-').unwrap_or((range, range));
-            let parse = |s: &str| -> Result<usize, String> {
-                s.trim()
-                    .parse()
-                    .map_err(|_| format!("{}:{}: bad index {s:?}", path.display(), n + 1))
-            };
-            for i in parse(lo)?..=parse(hi)? {
-                map.insert((file.to_string(), i), reason.to_string());
-            }
-        }
-    }
-    Ok(map)
-}
-
 fn main() -> ExitCode {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // `../shared` beside the repository (or beside the directory of worktrees).
-    let dir = ["../../../shared", "../../../../shared"]
-        .iter()
-        .map(|up| manifest.join(up).join("data/m68000/v1"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| manifest.join("../../../shared/data/m68000/v1"));
-    if !dir.is_dir() {
+    let Some(dir) = vector_dir(&manifest) else {
         println!(
-            "m68000 vectors: skipped: {} not found (the vectors live in ../shared beside the repo)",
-            dir.display()
+            "m68000 vectors: skipped: shared/data/m68000/v1 not found (the vectors live in \
+             ../shared beside the repo)"
         );
         return ExitCode::SUCCESS;
-    }
-    let expectations_path = manifest.join("tests/expected_failures.txt");
-    let expected = match load_expectations(&expectations_path) {
-        Ok(e) => e,
+    };
+    let mut ledger = match Ledger::open(&manifest.join("tests/expected_failures.txt")) {
+        Ok(l) => l,
         Err(e) => {
             println!("{e}");
             return ExitCode::FAILURE;
@@ -515,25 +271,14 @@ fn main() -> ExitCode {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
 
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable vector directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".json.bin.gz"))
-        .collect();
-    files.sort();
-
     let hide_ae = std::env::var_os("M68000_NOAE").is_some();
     let only_ae = std::env::var_os("M68000_AE").is_some();
     let mut cpu = Cpu::new();
     cpu.trace_exceptions = false;
     let mut bus = RamBus::new();
-    let (mut passed, mut failed) = (0u64, 0u64);
-    let mut unexpected: Vec<String> = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut failures: Vec<(String, usize, String)> = Vec::new();
     let write_list = std::env::var_os("M68000_WRITE_EXPECTATIONS").is_some();
     let mut parse_errors = 0;
-    for path in &files {
+    for path in &vector_files(&dir) {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let stem = file.trim_end_matches(".json.bin.gz").to_string();
         if only.as_ref().is_some_and(|o| *o != stem) {
@@ -552,8 +297,6 @@ fn main() -> ExitCode {
         let mut shown = 0;
         for (index, v) in vectors.iter().enumerate() {
             let diffs = run_vector(&mut cpu, &mut bus, v);
-            let key = (stem.clone(), index);
-            seen.insert(key.clone());
             state_ok += diffs
                 .iter()
                 .all(|d| d.starts_with("cycles") || d.starts_with("bus"))
@@ -563,18 +306,10 @@ fn main() -> ExitCode {
             aerr += v.address_error as u32;
             if diffs.is_empty() {
                 ok += 1;
-                passed += 1;
                 aerr_ok += v.address_error as u32;
-                if expected.contains_key(&key) {
-                    unexpected.push(format!(
-                        "{stem} #{index} {}: passes but is listed as an expected failure",
-                        v.name
-                    ));
-                }
+                ledger.pass(&stem, index, &v.name);
                 continue;
             }
-            failed += 1;
-            failures.push((stem.clone(), index, classify(&stem, v, &diffs)));
             if shown < show_n && !(hide_ae && v.address_error) && (!only_ae || v.address_error) {
                 shown += 1;
                 println!(
@@ -584,46 +319,29 @@ fn main() -> ExitCode {
                     diffs.join(", ")
                 );
             }
-            if !expected.contains_key(&key) {
-                unexpected.push(format!("{stem} #{index} {}: {}", v.name, diffs.join(", ")));
-            }
+            let reason = classify(&stem, v, &diffs);
+            ledger.fail(&stem, index, &v.name, &diffs, reason);
         }
         println!(
             "{stem}: {ok}/{} passed (state {state_ok}, cycles {cycles_ok}, bus {bus_ok}; address errors {aerr_ok}/{aerr})",
             vectors.len()
         );
     }
-    for key in expected.keys() {
-        if only.is_none() && !seen.contains(key) {
-            unexpected.push(format!(
-                "{} #{}: listed but not in the vectors",
-                key.0, key.1
-            ));
-        }
-    }
-    if write_list {
-        write_expectations(&expectations_path, &failures);
-        println!(
-            "wrote {} failures to {}",
-            failures.len(),
-            expectations_path.display()
-        );
-        unexpected.clear();
-    }
-    for line in unexpected.iter().take(20) {
-        println!("UNEXPECTED {line}");
-    }
-    if unexpected.len() > 20 {
-        println!("… and {} more unexpected results", unexpected.len() - 20);
-    }
+    let header = "# 68000 vectors our core fails: FILE<TAB>REASON<TAB>INDICES (0-based positions in the file).\n\
+         # Regenerate after a deliberate change with\n\
+         # M68000_WRITE_EXPECTATIONS=1 cargo test --release -p m68000 --test vectors\n";
+    let unexpected = ledger.finish(only.is_none(), write_list.then_some(header), 20);
     // The pinned `m68k` crate (the console's cross-check backend) has its own run in
     // `crates/megadrive/tests/m68000_vectors.rs`.
     println!("core: ours (crates/m68000, the console's default 68000)");
-    println!("m68000 vectors: {passed} passed, {failed} failed");
-    if parse_errors > 0 || !unexpected.is_empty() {
+    println!(
+        "m68000 vectors: {} passed, {} failed",
+        ledger.passed,
+        ledger.failed()
+    );
+    if parse_errors > 0 || unexpected > 0 {
         println!(
-            "{} results outside the expectation list, {parse_errors} unreadable files",
-            unexpected.len()
+            "{unexpected} results outside the expectation list, {parse_errors} unreadable files"
         );
         return ExitCode::FAILURE;
     }

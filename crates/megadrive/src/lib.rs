@@ -17,6 +17,7 @@ pub mod io;
 pub mod machine;
 pub mod main_cpu;
 pub mod mode;
+pub mod observe;
 pub mod psg;
 mod reset;
 pub mod sound_cpu;

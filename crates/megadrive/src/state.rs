@@ -2,7 +2,8 @@
 //!
 //! Layout: the magic `MDST`, a format version (u32), the ROM's length and FNV-1a hash (a state
 //! loads only into a machine built from the same ROM), then every component in a fixed order,
-//! little-endian, variable-length fields prefixed with their length. The line renderer keeps
+//! little-endian, variable-length fields prefixed with their length, the large memories as runs
+//! of one value and literal stretches (`packed`). The line renderer keeps
 //! no state across frames and restarts from its initial state. The 68000's part names its core
 //! (ours or `m68k`), and loading a state brings that core back with it.
 
@@ -13,11 +14,13 @@ use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
 
 mod cpu;
+mod packed;
 
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change. 4: the 68000's double-bus-fault halt; 5: which 68000 core,
-/// then its state; 6: the one-instruction interrupt latency (`vdp::irq`).
-pub const STATE_VERSION: u32 = 6;
+/// then its state; 6: the large memories as runs (`packed`); 7: the one-instruction interrupt
+/// latency (`vdp::irq`).
+pub const STATE_VERSION: u32 = 7;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,8 +321,8 @@ impl Machine {
         w.bytes(cart.sram.as_ref().map_or(&[][..], |s| &s.data));
 
         // Memories.
-        w.bytes(&sys.ram);
-        w.bytes(&sys.zbus.ram);
+        packed::write(&mut w, &sys.ram, 1);
+        packed::write(&mut w, &sys.zbus.ram, 1);
         w.bool(sys.zbus.busreq);
         w.bool(sys.zbus.reset_released);
         w.u32(sys.zbus.bank);
@@ -364,7 +367,7 @@ impl Machine {
         // VDP.
         let v = &sys.vdp;
         w.bytes(&v.regs);
-        w.bytes(&v.vram);
+        packed::write(&mut w, &v.vram, 1);
         w.u16s(&v.cram);
         w.u16s(&v.vsram);
         w.u8(v.code);
@@ -401,15 +404,23 @@ impl Machine {
         w.u16(v.frame_width);
         w.u16(v.frame_height);
         w.u16(v.drawing_width);
-        w.u16s(&v.frame);
-        w.u16s(&v.drawing);
+        packed::write_u16s(&mut w, &v.frame);
+        packed::write_u16s(&mut w, &v.drawing);
         w.buf
     }
 
     /// Restores a state made by [`Machine::save_state`] from a machine with the same ROM.
     /// On error the machine is unchanged.
     pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), StateError> {
+        // The state replaces both frame buffers (most of the machine's bytes): the copy that
+        // is loaded into goes without them.
+        let vdp = &mut self.bus.sys.vdp;
+        let buffers = (
+            std::mem::take(&mut vdp.frame),
+            std::mem::take(&mut vdp.drawing),
+        );
         let mut next = self.clone();
+        (self.bus.sys.vdp.frame, self.bus.sys.vdp.drawing) = buffers;
         next.read_state(bytes)?;
         *self = next;
         Ok(())
@@ -521,8 +532,8 @@ impl Machine {
         }
         sys.cart.derive_fast_path();
 
-        sys.ram = r.bytes_exact(sys.ram.len())?;
-        sys.zbus.ram = r.bytes_exact(sys.zbus.ram.len())?;
+        sys.ram = packed::read(&mut r, sys.ram.len())?;
+        sys.zbus.ram = packed::read(&mut r, sys.zbus.ram.len())?;
         sys.zbus.busreq = r.bool()?;
         sys.zbus.reset_released = r.bool()?;
         sys.zbus.bank = r.u32()?;
@@ -578,7 +589,7 @@ impl Machine {
         let v = &mut sys.vdp;
         let regs = r.bytes_exact(24)?;
         v.regs.copy_from_slice(&regs);
-        v.vram = r.bytes_exact(v.vram.len())?;
+        v.vram = packed::read(&mut r, v.vram.len())?;
         v.cram = r.u16_array()?;
         v.vsram = r.u16_array()?;
         v.code = r.u8()?;
@@ -621,14 +632,20 @@ impl Machine {
         v.frame_width = r.u16()?;
         v.frame_height = r.u16()?;
         v.drawing_width = r.u16()?;
-        let n = v.frame.len();
-        let frame = read_u16_vec(&mut r, n)?;
-        let drawing = read_u16_vec(&mut r, n)?;
+        let n = crate::vdp::MAX_WIDTH * crate::vdp::MAX_HEIGHT;
+        let frame = packed::read_u16s(&mut r, n)?;
+        let drawing = packed::read_u16s(&mut r, n)?;
         v.frame = frame;
         v.drawing = drawing;
         v.renderer = crate::vdp::render::Renderer::new();
         if v.active_lines > 240 || v.frame_height as usize > crate::vdp::MAX_HEIGHT {
             return Err(r.invalid("VDP geometry"));
+        }
+        if !self.clocks_in_step() {
+            return Err(r.invalid(
+                "clocks out of step (the scheduler, Z80 or VDP clock is more than 16 frames \
+                 from the master clock)",
+            ));
         }
         if r.pos != bytes.len() {
             return Err(StateError::TrailingBytes { offset: r.pos });
@@ -637,14 +654,23 @@ impl Machine {
     }
 }
 
-fn read_u16_vec(r: &mut Reader<'_>, n: usize) -> R<Vec<u16>> {
-    let len = r.len(n)?;
-    if len != n {
-        return Err(r.invalid("unexpected frame buffer size"));
+/// How far a saved clock may lie from the master clock: 16 frames of 313 lines. A state saved
+/// by the machine keeps them within a line or a DMA's length of it; the catch-up after loading
+/// (the 68000 to its line's end, the Z80 to the 68000) takes as long as the distance, so a
+/// state with clocks years apart would run for years (save-state fuzz finding:
+/// `fuzz/regressions/save_state-timeout-99b71ef1.edits`).
+const CLOCK_WINDOW_MCLK: u64 = 16 * 313 * crate::clock::MCLK_PER_LINE;
+
+impl Machine {
+    fn clocks_in_step(&self) -> bool {
+        let sys = &self.bus.sys;
+        let now = sys.now;
+        let near = |t: u64| t.abs_diff(now) <= CLOCK_WINDOW_MCLK;
+        self.line_start <= now
+            && near(self.line_start)
+            && near(sys.z80_mclk)
+            && sys.m68k_debt_mclk <= CLOCK_WINDOW_MCLK
+            && near(sys.vdp.line_start)
+            && near(sys.vdp.frame_start)
     }
-    let raw = r.take(n * 2)?;
-    Ok(raw
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect())
 }

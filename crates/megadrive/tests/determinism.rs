@@ -6,18 +6,9 @@
 //! the PSG keeps the audio from being silence. Sonic 2 variants: `s2harness`'s
 //! `determinism_sonic2.rs` (ROM-gated).
 
+use megadrive::observe::observation_hash;
 use megadrive::{Machine, Options, RunStop};
-
-/// xorshift64*.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+use testsupport::Rng;
 
 /// Z80: an endless loop latching PSG tone 0 and its volume, with a changing period.
 #[rustfmt::skip]
@@ -62,32 +53,12 @@ fn script(frames: usize, seed: u64) -> Vec<u16> {
     out
 }
 
-/// Everything observable after a frame: RAM, VRAM/CRAM/VSRAM, the picture, the frame's audio.
+/// Everything observable after a frame (RAM, VRAM/CRAM/VSRAM, the picture), hashed; the frame's
+/// audio into `audio` (compared on its own).
 fn observe(m: &mut Machine, audio: &mut Vec<i16>) -> u64 {
     audio.clear();
     m.take_audio(audio);
-    let vdp = &m.bus.sys.vdp;
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    };
-    eat(&m.bus.sys.ram);
-    eat(&m.bus.sys.zbus.ram);
-    eat(&vdp.vram);
-    for w in vdp
-        .cram
-        .iter()
-        .chain(vdp.vsram.iter())
-        .chain(vdp.frame.iter())
-    {
-        eat(&w.to_le_bytes());
-    }
-    for s in audio.iter() {
-        eat(&s.to_le_bytes());
-    }
-    h
+    observation_hash(m)
 }
 
 #[test]

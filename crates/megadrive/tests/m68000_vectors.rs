@@ -8,12 +8,11 @@
 //! `m68000_expected_failures.txt`; the run fails on any failure outside that list *and* on any
 //! listed test that now passes, so the list stays exact.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use megadrive::cpu68k::{Cpu68k, M68kBus};
+use testsupport::singlestep::{Ledger, State, Vector, parse_file, vector_dir, vector_files};
 
 /// 16 MiB of RAM, the 68000's whole 24-bit space; reset between tests by undoing the writes.
 struct RamBus {
@@ -57,143 +56,6 @@ impl M68kBus for RamBus {
         self.poke(addr, (value >> 8) as u8);
         self.poke(addr.wrapping_add(1), value as u8);
     }
-}
-
-#[derive(Clone, Debug, Default)]
-struct State {
-    d: [u32; 8],
-    a: [u32; 7],
-    usp: u32,
-    ssp: u32,
-    sr: u16,
-    pc: u32,
-    prefetch: [u16; 2],
-    ram: Vec<(u32, u16)>,
-}
-
-struct Vector {
-    name: String,
-    initial: State,
-    expected: State,
-    cycles: u32,
-    address_error: bool,
-}
-
-/// A little-endian reader over one decompressed file, with errors naming the offset.
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn u8(&mut self) -> Result<u8, String> {
-        let v = *self
-            .buf
-            .get(self.pos)
-            .ok_or_else(|| format!("truncated at byte {}", self.pos))?;
-        self.pos += 1;
-        Ok(v)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        let bytes = self
-            .buf
-            .get(self.pos..self.pos + 4)
-            .ok_or_else(|| format!("truncated at byte {}", self.pos))?;
-        self.pos += 4;
-        Ok(u32::from_le_bytes(bytes.try_into().unwrap()))
-    }
-    fn magic(&mut self, want: u32) -> Result<(), String> {
-        let at = self.pos;
-        let got = self.u32()?;
-        if got != want {
-            return Err(format!(
-                "bad magic {got:#x} at byte {at}, expected {want:#x}"
-            ));
-        }
-        Ok(())
-    }
-    fn state(&mut self) -> Result<State, String> {
-        self.u32()?;
-        self.magic(0x0123_4567)?;
-        let mut r = [0u32; 19];
-        for v in &mut r {
-            *v = self.u32()?;
-        }
-        let prefetch = [self.u32()? as u16, self.u32()? as u16];
-        let n = self.u32()?;
-        let mut ram = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            let addr = self.u32()?;
-            let lo = self.u8()? as u16;
-            let hi = self.u8()? as u16;
-            ram.push((addr, (hi << 8) | lo));
-        }
-        Ok(State {
-            d: r[0..8].try_into().unwrap(),
-            a: r[8..15].try_into().unwrap(),
-            usp: r[15],
-            ssp: r[16],
-            sr: r[17] as u16,
-            pc: r[18],
-            prefetch,
-            ram,
-        })
-    }
-}
-
-fn parse_file(path: &Path) -> Result<Vec<Vector>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut buf = Vec::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut r = Reader { buf: &buf, pos: 0 };
-    let fail = |e: String| format!("{}: {e}", path.display());
-    r.magic(0x1A3F_5D71).map_err(fail)?;
-    let count = r.u32().map_err(fail)?;
-    let mut out = Vec::with_capacity(count as usize);
-    for _ in 0..count {
-        (|| -> Result<(), String> {
-            r.u32()?;
-            r.magic(0xABC1_2367)?;
-            r.u32()?;
-            r.magic(0x89AB_CDEF)?;
-            let len = r.u32()? as usize;
-            let name = r
-                .buf
-                .get(r.pos..r.pos + len)
-                .ok_or_else(|| format!("truncated name at byte {}", r.pos))?;
-            let name = String::from_utf8_lossy(name).into_owned();
-            r.pos += len;
-            let initial = r.state()?;
-            let expected = r.state()?;
-            r.u32()?;
-            r.magic(0x4567_89AB)?;
-            let cycles = r.u32()?;
-            let n = r.u32()?;
-            let mut address_error = false;
-            for _ in 0..n {
-                let kind = r.u8()?;
-                r.u32()?;
-                if kind != 0 {
-                    for _ in 0..5 {
-                        r.u32()?;
-                    }
-                }
-                address_error |= kind == 4 || kind == 5;
-            }
-            out.push(Vector {
-                name,
-                initial,
-                expected,
-                cycles,
-                address_error,
-            });
-            Ok(())
-        })()
-        .map_err(fail)?;
-    }
-    Ok(out)
 }
 
 /// Files whose results the core's SingleStepTests mode changes besides suppressing trace;
@@ -293,108 +155,32 @@ fn run_vector(cpu: &mut Cpu68k, bus: &mut RamBus, v: &Vector, mnemonic: &str) ->
     compare(cpu, bus, v, cycles)
 }
 
-/// Expected failures: `FILE<TAB>REASON<TAB>INDICES`, indices (0-based positions in the file)
-/// as comma-separated ranges (`3,7-9`); `#` lines are comments.
-fn load_expectations(path: &Path) -> BTreeMap<(String, usize), String> {
-    let mut map = BTreeMap::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return map;
-    };
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split('\t');
-        let (Some(file), Some(reason), Some(indices)) = (parts.next(), parts.next(), parts.next())
-        else {
-            panic!(
-                "{}:{}: expected FILE<TAB>REASON<TAB>INDICES",
-                path.display(),
-                n + 1
-            );
-        };
-        for range in indices.split(',') {
-            let (lo, hi) = range.split_once('-').unwrap_or((range, range));
-            let parse = |s: &str| -> usize {
-                s.trim()
-                    .parse()
-                    .unwrap_or_else(|_| panic!("{}:{}: bad index {s:?}", path.display(), n + 1))
-            };
-            for i in parse(lo)..=parse(hi) {
-                map.insert((file.to_string(), i), reason.to_string());
-            }
-        }
-    }
-    map
-}
-
-/// Writes the expectation list from this run's failures, grouped by file and reason.
-fn write_expectations(path: &Path, failures: &[(String, usize, String)]) {
-    let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for (file, index, reason) in failures {
-        groups
-            .entry((file.clone(), reason.clone()))
-            .or_default()
-            .push(*index);
-    }
-    let mut text = String::from(
-        "# 68000 vectors that fail on the pinned m68k 0.15.1: FILE<TAB>REASON<TAB>INDICES (0-based\n\
-         # positions in the file). Regenerate after a deliberate change with\n\
-         # M68K_WRITE_EXPECTATIONS=1 cargo test --release -p megadrive --test m68000_vectors\n",
-    );
-    for ((file, reason), indices) in groups {
-        let mut ranges: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < indices.len() {
-            let mut j = i;
-            while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
-                j += 1;
-            }
-            ranges.push(if i == j {
-                indices[i].to_string()
-            } else {
-                format!("{}-{}", indices[i], indices[j])
-            });
-            i = j + 1;
-        }
-        text.push_str(&format!("{file}\t{reason}\t{}\n", ranges.join(",")));
-    }
-    std::fs::write(path, text).expect("write expectation list");
-}
-
 fn main() -> ExitCode {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = manifest.join("../../../shared/data/m68000/v1");
-    if !dir.is_dir() {
+    let Some(dir) = vector_dir(&manifest) else {
         println!(
-            "m68000 vectors: skipped: {} not found (the vectors live in ../shared beside the repo)",
-            dir.display()
+            "m68000 vectors: skipped: shared/data/m68000/v1 not found (the vectors live in \
+             ../shared beside the repo)"
         );
         return ExitCode::SUCCESS;
-    }
-    let expectations_path = manifest.join("tests/m68000_expected_failures.txt");
-    let expected = load_expectations(&expectations_path);
+    };
+    let mut ledger = match Ledger::open(&manifest.join("tests/m68000_expected_failures.txt")) {
+        Ok(l) => l,
+        Err(e) => {
+            println!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let write_list = std::env::var_os("M68K_WRITE_EXPECTATIONS").is_some();
-
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable vector directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".json.bin.gz"))
-        .collect();
-    files.sort();
 
     let mut cpu = Cpu68k::new();
     let mut bus = RamBus::new();
-    let (mut passed, mut failed) = (0u64, 0u64);
     // The issue's yardsticks: state among tests without trace bit, address error or STOP;
     // cycles among tests without address error.
     let (mut plain, mut plain_state_ok, mut no_aerr, mut no_aerr_cycles_ok) =
         (0u64, 0u64, 0u64, 0u64);
-    let mut unexpected: Vec<String> = Vec::new();
-    let mut failures: Vec<(String, usize, String)> = Vec::new();
-    let mut seen = BTreeSet::new();
     let mut parse_errors = 0;
-    for path in &files {
+    for path in &vector_files(&dir) {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let mnemonic = file.split('.').next().unwrap_or("").to_string();
         let vectors = match parse_file(path) {
@@ -408,8 +194,6 @@ fn main() -> ExitCode {
         let (mut ok, mut state_ok, mut cycles_ok, mut aerr) = (0, 0, 0, 0);
         for (index, v) in vectors.iter().enumerate() {
             let diffs = run_vector(&mut cpu, &mut bus, v, &mnemonic);
-            let key = (file.clone(), index);
-            seen.insert(key.clone());
             let cycles_right = !diffs.iter().any(|d| d.starts_with("cycles"));
             let state_right = diffs.iter().all(|d| d.starts_with("cycles"));
             aerr += v.address_error as u32;
@@ -425,16 +209,9 @@ fn main() -> ExitCode {
             }
             if diffs.is_empty() {
                 ok += 1;
-                passed += 1;
-                if expected.contains_key(&key) {
-                    unexpected.push(format!(
-                        "{file} #{index} {}: passes but is listed as an expected failure",
-                        v.name
-                    ));
-                }
+                ledger.pass(&file, index, &v.name);
                 continue;
             }
-            failed += 1;
             let reason = if v.address_error {
                 "address-error exception frame and timing (not modelled by m68k 0.15.1)".to_string()
             } else if mnemonic == "STOP" && diffs.iter().all(|d| d.starts_with("pc")) {
@@ -446,38 +223,17 @@ fn main() -> ExitCode {
             } else {
                 format!("unclassified: {}", diffs.join(", "))
             };
-            if !expected.contains_key(&key) {
-                unexpected.push(format!("{file} #{index} {}: {}", v.name, diffs.join(", ")));
-            }
-            failures.push((file.clone(), index, reason));
+            ledger.fail(&file, index, &v.name, &diffs, reason);
         }
         println!(
             "{file}: {ok}/{} passed (state {state_ok}, cycles {cycles_ok}, address errors {aerr})",
             vectors.len()
         );
     }
-    for key in expected.keys() {
-        if !seen.contains(key) {
-            unexpected.push(format!(
-                "{} #{}: listed but not in the vectors",
-                key.0, key.1
-            ));
-        }
-    }
-    if write_list {
-        write_expectations(&expectations_path, &failures);
-        println!(
-            "wrote {} failures to {}",
-            failures.len(),
-            expectations_path.display()
-        );
-    }
-    for line in unexpected.iter().take(50) {
-        println!("UNEXPECTED {line}");
-    }
-    if unexpected.len() > 50 {
-        println!("… and {} more unexpected results", unexpected.len() - 50);
-    }
+    let header = "# 68000 vectors that fail on the pinned m68k 0.15.1: FILE<TAB>REASON<TAB>INDICES (0-based\n\
+         # positions in the file). Regenerate after a deliberate change with\n\
+         # M68K_WRITE_EXPECTATIONS=1 cargo test --release -p megadrive --test m68000_vectors\n";
+    let unexpected = ledger.finish(true, write_list.then_some(header), 50);
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
         "state right in {:.2} % of {plain} tests without trace bit, address error or STOP; \
@@ -488,12 +244,13 @@ fn main() -> ExitCode {
     // The console's default 68000 is ours (`cargo test --release -p m68000 --test vectors`
     // prints its line); this one is the pinned crate kept as the cross-check backend.
     println!(
-        "m68000 vectors on the m68k 0.15.1 backend (--cpu m68k): {passed} passed, {failed} failed"
+        "m68000 vectors on the m68k 0.15.1 backend (--cpu m68k): {} passed, {} failed",
+        ledger.passed,
+        ledger.failed()
     );
-    if parse_errors > 0 || (!unexpected.is_empty() && !write_list) {
+    if parse_errors > 0 || unexpected > 0 {
         println!(
-            "{} results outside the expectation list, {parse_errors} unreadable files",
-            unexpected.len()
+            "{unexpected} results outside the expectation list, {parse_errors} unreadable files"
         );
         return ExitCode::FAILURE;
     }

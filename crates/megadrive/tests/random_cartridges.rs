@@ -4,17 +4,7 @@
 use std::time::{Duration, Instant};
 
 use megadrive::{Machine, Options};
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+use testsupport::Rng;
 
 /// A random image of 2 KiB to 512 KiB (odd sizes included).
 fn image(rng: &mut Rng) -> Vec<u8> {

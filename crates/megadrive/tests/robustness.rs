@@ -3,6 +3,7 @@
 //! with frames run in between, and malformed save states are refused cleanly.
 
 use megadrive::{Machine, Options, StateError};
+use testsupport::Rng;
 
 /// A tiny cartridge: vectors, then `bra.s *` at $200.
 fn idle_rom() -> Vec<u8> {
@@ -11,17 +12,6 @@ fn idle_rom() -> Vec<u8> {
     rom[4..8].copy_from_slice(&0x0000_0200u32.to_be_bytes());
     rom[0x200..0x202].copy_from_slice(&[0x60, 0xFE]);
     rom
-}
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 #[test]
@@ -116,6 +106,69 @@ fn malformed_states_are_refused() {
     ));
     // The machine is untouched by failed loads.
     assert_eq!(m.save_state(), saved);
+}
+
+#[test]
+fn states_are_compact_and_other_versions_are_refused() {
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    m.run_frame();
+    let saved = m.save_state();
+    // Since version 6 RAM, VRAM and the frame buffers are stored as runs: this console's state was
+    // 755 KB in version 5 and must now fit the save-state fuzz target's inputs (4 KiB).
+    assert!(saved.len() <= 4096, "{} bytes", saved.len());
+    assert_eq!(&saved[4..8], &7u32.to_le_bytes());
+    for version in [4u32, 5, 6, 8] {
+        let mut other = saved.clone();
+        other[4..8].copy_from_slice(&version.to_le_bytes());
+        assert_eq!(
+            m.load_state(&other),
+            Err(StateError::Version {
+                found: version,
+                supported: 7
+            })
+        );
+    }
+    // A state with every memory busy (no long runs) still round-trips.
+    let mut busy = m.clone();
+    for i in 0..0x8000u32 {
+        busy.write_u16(0xFF_0000 + 2 * i, (i.wrapping_mul(0x9E37) >> 3) as u16);
+    }
+    let saved = busy.save_state();
+    let mut back = Machine::new(idle_rom(), Options::default()).unwrap();
+    back.load_state(&saved).unwrap();
+    assert_eq!(back.save_state(), saved);
+    for a in (0..0x1_0000u32).step_by(0x101) {
+        assert_eq!(back.read_u8(0xFF_0000 + a), busy.read_u8(0xFF_0000 + a));
+    }
+}
+
+/// The save-state fuzz target's input (`fuzz/fuzz_targets/save_state.rs`) applied to the same
+/// state: the idle cartridge after two frames, cut or extended to the input's first 4 bytes
+/// (little-endian, modulo the length + 64), then 5-byte (offset, value) edits.
+fn fuzz_edited_state(data: &[u8]) -> (Machine, Vec<u8>) {
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    m.run_frame();
+    let mut s = m.save_state();
+    let len = u32::from_le_bytes(data[0..4].try_into().unwrap()) as usize % (s.len() + 64);
+    s.resize(len, 0xA5);
+    for e in data[4..].chunks_exact(5) {
+        let at = u32::from_le_bytes(e[0..4].try_into().unwrap()) as usize % s.len();
+        s[at] = e[4];
+    }
+    (m, s)
+}
+
+/// Fuzz finding (`fuzz/regressions/save_state-timeout-99b71ef1.edits`): an edited state whose
+/// Z80 clock lay far behind the master clock loaded, and the Z80 then caught up for minutes
+/// instead of running 16 lines. Clocks out of step are refused now.
+#[test]
+fn a_state_with_clocks_out_of_step_is_refused() {
+    let input = include_bytes!("../../../fuzz/regressions/save_state-timeout-99b71ef1.edits");
+    let (mut m, state) = fuzz_edited_state(input);
+    let err = m.load_state(&state).unwrap_err();
+    assert!(err.to_string().contains("clocks out of step"), "{err}");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 
 mod common;
 
+use megadrive::observe::observation_hash;
 use megadrive::{Machine, Options, RunStop, input_script};
 
 /// Every available revision's bytes (Rev B first), or a skip message.
@@ -42,25 +43,7 @@ fn console(rom: &[u8]) -> Machine {
 fn observe(m: &mut Machine, audio: &mut Vec<i16>) -> u64 {
     audio.clear();
     m.take_audio(audio);
-    let vdp = &m.bus.sys.vdp;
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    };
-    eat(&m.bus.sys.ram);
-    eat(&m.bus.sys.zbus.ram);
-    eat(&vdp.vram);
-    for w in vdp
-        .cram
-        .iter()
-        .chain(vdp.vsram.iter())
-        .chain(vdp.frame.iter())
-    {
-        eat(&w.to_le_bytes());
-    }
-    h
+    observation_hash(m)
 }
 
 #[test]

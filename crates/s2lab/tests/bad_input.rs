@@ -340,6 +340,36 @@ fn scenario_sonic_inside_a_wall_is_a_warning() {
     );
 }
 
+/// A block that is not a full square: only the game's collision tables (in RAM once Emerald Hill
+/// is loaded) know, so `trace` and `check` refuse it right after the boot, before any frame
+/// runs. ROM-gated: the ROM store's Rev B (the default); without it the test says so.
+#[test]
+fn scenario_block_not_a_full_square() {
+    let text = SCENARIO.replace(r#""block": 60"#, r#""block": 1"#);
+    let p = file("notfull.scenario.json", text);
+    let out = dir().join("notfull.trace.jsonl");
+    for args in [
+        vec!["trace", &p, "-o", out.to_str().unwrap()],
+        vec!["check", &p],
+    ] {
+        let run = s2lab(&args);
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        if !err.contains("block") && err.contains("ROM") {
+            eprintln!("skipped: no Sonic 2 ROM in the ROM store ({})", err.trim());
+            return;
+        }
+        refused(
+            &args,
+            "notfull.scenario.json",
+            &[
+                "notfull.scenario.json: ",
+                "block 1 is not a full square here (its primary collision id is not $FF)",
+            ],
+        );
+        assert!(!out.exists(), "no trace is written");
+    }
+}
+
 // ---- save states ---------------------------------------------------------------------------
 
 fn saved_state(rom: &str, name: &str) -> String {
@@ -380,13 +410,14 @@ fn state_from_another_version() {
     let a = file("state-v.bin", cartridge());
     let st = saved_state(&a, "v.state");
     let mut bytes = std::fs::read(&st).unwrap();
-    bytes[4..8].copy_from_slice(&3u32.to_le_bytes());
+    // Version 5, the last before the large memories were stored as runs.
+    bytes[4..8].copy_from_slice(&5u32.to_le_bytes());
     let old = file("old.state", &bytes);
     refused(
         &["run", &a, "--frames", "1", "--load-state", &old],
         "old.state",
         &[
-            "save state version 3 was written by an older build",
+            "save state version 5 was written by an older build (this build reads version 7 only)",
             "make the state again",
         ],
     );

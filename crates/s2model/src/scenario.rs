@@ -339,9 +339,8 @@ impl Scenario {
     /// What is legal but almost certainly not meant, for the commands to print as warnings.
     ///
     /// Sonic's centre in a solid cell: the game pushes him out (or crushes him) in ways the
-    /// scenario does not describe. A warning, not an error: two committed suite scenarios
-    /// (`stage-d-low-ceiling`, `stage-i-roll-off-ledge`) start that way and their recorded runs
-    /// stay meaningful as regression checks.
+    /// scenario does not describe. A warning, not an error: such a run is still a valid
+    /// experiment (the generated suites start outside walls: `suites` tests it).
     pub fn warnings(&self) -> Vec<String> {
         let (cx, cy) = (self.x / 16, self.y / 16);
         self.solid

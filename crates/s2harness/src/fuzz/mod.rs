@@ -3,14 +3,12 @@
 //! the same field. A campaign is a function of its seed: scenario `i` is made from (seed, i)
 //! alone and results are kept in index order, so the thread count never changes what is found.
 
+pub mod campaign;
 pub mod generate;
 pub mod planted;
 pub mod shrink;
 pub mod terrain;
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use s2model::trace::{DiffAt, DiffReport, Trace};
@@ -19,7 +17,8 @@ use s2model::{Scenario, diff, run_scenario};
 use crate::game::Game;
 use crate::report::{Detail, RunRecord, Status, first_difference_line};
 use crate::shard::Shard;
-pub use generate::Kind;
+use campaign::{CampaignRun, Tally, Worker, run_scenarios};
+pub use generate::{Built, Kind};
 
 /// What a campaign runs.
 #[derive(Clone, Debug)]
@@ -108,6 +107,22 @@ pub struct FuzzRun {
     pub verdict: Verdict,
 }
 
+impl CampaignRun for FuzzRun {
+    fn index(&self) -> u64 {
+        self.index
+    }
+    fn frames(&self) -> usize {
+        self.frames
+    }
+    fn tally(&self) -> Tally {
+        match self.verdict {
+            Verdict::Identical => Tally::Identical,
+            Verdict::Diverged { .. } => Tally::Diverged,
+            Verdict::Error(_) => Tally::Error,
+        }
+    }
+}
+
 impl FuzzRun {
     /// The run as a results-file record (suite `fuzz-<kind>`).
     pub fn record(&self) -> RunRecord {
@@ -191,109 +206,51 @@ pub fn divergence_line(d: &DiffReport) -> Option<usize> {
 }
 
 /// Runs a campaign, then shrinks its first divergences. `progress` is called after every run
-/// and every shrinking step (from any thread).
+/// and every shrinking step (from any thread). Runs `cfg`'s built kinds (terrain campaigns are
+/// [`terrain::run_terrain_campaign`]); with none, the campaign has no runs.
 pub fn run_campaign(
     game: &Game,
     cfg: &FuzzConfig,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Campaign {
     let start = Instant::now();
-    let shard = cfg.shard;
-    // The j-th scenario of this shard is campaign index (k - 1) + j n.
-    let index_of = |j: u64| (shard.k - 1) + j * shard.n;
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let counts = Mutex::new(Progress {
-        phase: "fuzzing".into(),
-        ..Progress::default()
-    });
-    let results: Mutex<BTreeMap<u64, FuzzRun>> = Mutex::new(BTreeMap::new());
-    let stop_index = AtomicU64::new(u64::MAX);
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            scope.spawn(|| {
-                let game = game.clone();
-                loop {
-                    if stop.load(Ordering::Relaxed)
-                        || cfg.time.is_some_and(|t| start.elapsed() >= t)
-                    {
-                        break;
-                    }
-                    let index = index_of(next.fetch_add(1, Ordering::Relaxed));
-                    if cfg.count.is_some_and(|c| index >= c) {
-                        break;
-                    }
-                    let t0 = Instant::now();
-                    let (kind, sc) = generate::scenario(cfg.seed, index, &cfg.kinds);
-                    let verdict = evaluate(&game, cfg, &sc);
-                    let frames = match &verdict {
-                        Verdict::Diverged { game, .. } => game.frames.len(),
-                        _ => sc.frame_count(),
-                    };
-                    let run = FuzzRun {
-                        index,
-                        kind,
-                        frames,
-                        seconds: t0.elapsed().as_secs_f64(),
-                        verdict,
-                        scenario: sc,
-                    };
-                    let snapshot = {
-                        let mut c = counts.lock().expect("no worker panicked");
-                        c.runs += 1;
-                        c.frames += frames as u64;
-                        match run.verdict {
-                            Verdict::Diverged { .. } => c.divergences += 1,
-                            Verdict::Error(_) => c.errors += 1,
-                            Verdict::Identical => {}
-                        }
-                        c.seconds = start.elapsed().as_secs_f64();
-                        c.clone()
-                    };
-                    let mut r = results.lock().expect("no worker panicked");
-                    r.insert(index, run);
-                    if let Some(limit) = cfg.stop_after {
-                        // The limit-th divergence in index order among the runs so far; every
-                        // index below it has been taken already, so it is final once all finish.
-                        let nth = r
-                            .values()
-                            .filter(|x| matches!(x.verdict, Verdict::Diverged { .. }))
-                            .nth(limit.saturating_sub(1));
-                        if let Some(x) = nth {
-                            stop_index.fetch_min(x.index, Ordering::Relaxed);
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    drop(r);
-                    progress(&snapshot);
-                }
-            });
-        }
-    });
-    let cut = stop_index.load(Ordering::Relaxed);
-    let mut runs: Vec<FuzzRun> = results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_values()
-        .filter(|r| r.index <= cut)
-        .collect();
-    // With a time limit the finished runs are a prefix of this shard's list plus the runs in
-    // flight when time ran out; all of them are kept.
-    runs.sort_by_key(|r| r.index);
+    let kinds: Vec<Built> = cfg.kinds.iter().filter_map(|k| k.built()).collect();
+    let make = || -> Worker<'_, FuzzRun> {
+        let game = game.clone();
+        let kinds = kinds.clone();
+        Box::new(move |index| {
+            let t0 = Instant::now();
+            let (kind, sc) = generate::scenario(cfg.seed, index, &kinds);
+            let verdict = evaluate(&game, cfg, &sc);
+            let frames = match &verdict {
+                Verdict::Diverged { game, .. } => game.frames.len(),
+                _ => sc.frame_count(),
+            };
+            FuzzRun {
+                index,
+                kind,
+                frames,
+                seconds: t0.elapsed().as_secs_f64(),
+                verdict,
+                scenario: sc,
+            }
+        })
+    };
+    let (runs, base) = if kinds.is_empty() {
+        (Vec::new(), Progress::default())
+    } else {
+        run_scenarios(cfg, start, "fuzzing", &make, progress)
+    };
     let run_seconds = start.elapsed().as_secs_f64();
     let frames = runs.iter().map(|r| r.frames as u64).sum();
 
     let shrink_start = Instant::now();
     let mut cases = Vec::new();
-    let base = counts.into_inner().expect("no worker panicked");
-    for run in runs
-        .iter()
-        .filter(|r| matches!(r.verdict, Verdict::Diverged { .. }))
-        .take(cfg.shrink)
-    {
-        let Verdict::Diverged { diff, .. } = &run.verdict else {
-            unreachable!()
-        };
+    let diverged = runs.iter().filter_map(|r| match &r.verdict {
+        Verdict::Diverged { diff, .. } => Some((r, diff)),
+        _ => None,
+    });
+    for (run, diff) in diverged.take(cfg.shrink) {
         let report = |p: &shrink::Step| {
             progress(&Progress {
                 seconds: start.elapsed().as_secs_f64(),

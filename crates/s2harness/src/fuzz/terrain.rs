@@ -9,9 +9,6 @@
 //! Scenario `i` of campaign `seed` depends on (seed, i) and the ROM's terrain only, so a seed
 //! reproduces a campaign on every machine, shard and thread count.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use s2model::Terrain;
@@ -19,6 +16,7 @@ use s2model::state::{FIELDS, status};
 use s2model::terrain_scenario::{TerrainScenario, event_line, run_terrain_scenario_with_layers};
 use s2model::trace::{DiffReport, Trace, diff};
 
+use super::campaign::{CampaignRun, Tally, Worker, run_scenarios};
 use super::generate::{scenario_seed, script_frames};
 use super::shrink::{ddmin, flatten, segments};
 use super::{FuzzConfig, Progress, divergence_line};
@@ -221,6 +219,22 @@ pub struct TerrainRun {
     pub verdict: TerrainVerdict,
 }
 
+impl CampaignRun for TerrainRun {
+    fn index(&self) -> u64 {
+        self.index
+    }
+    fn frames(&self) -> usize {
+        self.frames
+    }
+    fn tally(&self) -> Tally {
+        match self.verdict {
+            TerrainVerdict::Identical => Tally::Identical,
+            TerrainVerdict::Diverged { .. } => Tally::Diverged,
+            TerrainVerdict::Error(_) => Tally::Error,
+        }
+    }
+}
+
 impl TerrainRun {
     /// The run as a results-file record (suite `fuzz-terrain`), a difference drawn over the act's
     /// terrain from `acts`.
@@ -301,95 +315,36 @@ pub fn run_terrain_campaign(
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> TerrainCampaign {
     let start = Instant::now();
-    let shard = cfg.shard;
-    let index_of = |j: u64| (shard.k - 1) + j * shard.n;
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let stop_index = AtomicU64::new(u64::MAX);
-    let counts = Mutex::new(Progress {
-        phase: "fuzzing terrain".into(),
-        ..Progress::default()
-    });
-    let results: Mutex<BTreeMap<u64, TerrainRun>> = Mutex::new(BTreeMap::new());
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            scope.spawn(|| {
-                let acts = acts.clone();
-                loop {
-                    if stop.load(Ordering::Relaxed)
-                        || cfg.time.is_some_and(|t| start.elapsed() >= t)
-                    {
-                        break;
-                    }
-                    let index = index_of(next.fetch_add(1, Ordering::Relaxed));
-                    if cfg.count.is_some_and(|c| index >= c) {
-                        break;
-                    }
-                    let t0 = Instant::now();
-                    let sc = scenario(cfg.seed, index, &acts);
-                    let verdict = evaluate(&acts, &sc);
-                    let frames = match &verdict {
-                        TerrainVerdict::Diverged { game, .. } => game.frames.len(),
-                        _ => sc.frame_count(),
-                    };
-                    let run = TerrainRun {
-                        index,
-                        frames,
-                        seconds: t0.elapsed().as_secs_f64(),
-                        verdict,
-                        scenario: sc,
-                    };
-                    let snapshot = {
-                        let mut c = counts.lock().expect("no worker panicked");
-                        c.runs += 1;
-                        c.frames += frames as u64;
-                        match run.verdict {
-                            TerrainVerdict::Diverged { .. } => c.divergences += 1,
-                            TerrainVerdict::Error(_) => c.errors += 1,
-                            TerrainVerdict::Identical => {}
-                        }
-                        c.seconds = start.elapsed().as_secs_f64();
-                        c.clone()
-                    };
-                    let mut r = results.lock().expect("no worker panicked");
-                    r.insert(index, run);
-                    if let Some(limit) = cfg.stop_after {
-                        let nth = r
-                            .values()
-                            .filter(|x| matches!(x.verdict, TerrainVerdict::Diverged { .. }))
-                            .nth(limit.saturating_sub(1));
-                        if let Some(x) = nth {
-                            stop_index.fetch_min(x.index, Ordering::Relaxed);
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    drop(r);
-                    progress(&snapshot);
-                }
-            });
-        }
-    });
-    let cut = stop_index.load(Ordering::Relaxed);
-    let runs: Vec<TerrainRun> = results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_values()
-        .filter(|r| r.index <= cut)
-        .collect();
+    let make = || -> Worker<'_, TerrainRun> {
+        let acts = acts.clone();
+        Box::new(move |index| {
+            let t0 = Instant::now();
+            let sc = scenario(cfg.seed, index, &acts);
+            let verdict = evaluate(&acts, &sc);
+            let frames = match &verdict {
+                TerrainVerdict::Diverged { game, .. } => game.frames.len(),
+                _ => sc.frame_count(),
+            };
+            TerrainRun {
+                index,
+                frames,
+                seconds: t0.elapsed().as_secs_f64(),
+                verdict,
+                scenario: sc,
+            }
+        })
+    };
+    let (runs, base) = run_scenarios(cfg, start, "fuzzing terrain", &make, progress);
     let run_seconds = start.elapsed().as_secs_f64();
     let frames = runs.iter().map(|r| r.frames as u64).sum();
-    let base = counts.into_inner().expect("no worker panicked");
 
     let shrink_start = Instant::now();
     let mut cases = Vec::new();
-    for run in runs
-        .iter()
-        .filter(|r| matches!(r.verdict, TerrainVerdict::Diverged { .. }))
-        .take(cfg.shrink)
-    {
-        let TerrainVerdict::Diverged { at, .. } = &run.verdict else {
-            unreachable!()
-        };
+    let diverged = runs.iter().filter_map(|r| match &r.verdict {
+        TerrainVerdict::Diverged { at, .. } => Some((r, at)),
+        _ => None,
+    });
+    for (run, at) in diverged.take(cfg.shrink) {
         let report = |runs: usize, sc: &TerrainScenario| {
             progress(&Progress {
                 seconds: start.elapsed().as_secs_f64(),

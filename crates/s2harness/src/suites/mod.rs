@@ -142,6 +142,15 @@ mod tests {
     }
 
     #[test]
+    fn no_suite_starts_sonic_inside_a_wall() {
+        for suite in all() {
+            for sc in &suite.scenarios {
+                assert_eq!(sc.warnings(), Vec::<String>::new(), "{}", sc.name);
+            }
+        }
+    }
+
+    #[test]
     fn three_random_stages_in_four_have_floating_blocks() {
         let with_blocks = (0..RANDOM_COUNT)
             .map(|i| random::random_stage(RAND_STAGE_SEED + i, "s"))

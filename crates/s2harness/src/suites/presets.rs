@@ -265,8 +265,12 @@ pub fn stage_presets() -> Vec<Scenario> {
         ),
         (
             "stage-d-low-ceiling",
-            vec![floor, rect(60, 41, 12, 1), rect(90, 40, 12, 1)],
-            cell_centre(64),
+            // Row 40 overlaps Sonic's head (no room: the first jump is refused) but not his
+            // centre; row 39 leaves 9 px (the second jump, after a short walk, bumps at once).
+            // They were rows 41 and 40 at cells 60 and 90: Sonic started inside the first
+            // block and never reached the second.
+            vec![floor, rect(56, 40, 8, 1), rect(64, 39, 12, 1)],
+            cell_centre(62),
             false,
             "C*10 .*20 R*30 .*20 C*10 .*30 R*40 .*20",
             "d: ceilings with too little room to jump, and just enough",
@@ -309,8 +313,11 @@ pub fn stage_presets() -> Vec<Scenario> {
         ),
         (
             "stage-i-roll-off-ledge",
-            vec![rect(0, 40, 70, 5), rect(70, 44, 600, 2)],
-            cell_centre(40),
+            // The ledge at the floor row Sonic stands on, the ground 4 cells below, Sonic close
+            // enough to its edge to roll off. (The ledge was at rows 40-44 with Sonic at cell 40:
+            // he started inside it and stopped 230 px short of its edge.)
+            vec![rect(0, FLOOR_ROW, 70, 5), rect(70, FLOOR_ROW + 4, 600, 2)],
+            cell_centre(60),
             false,
             "R*60 D*3 .*60 .*30",
             "i: roll off a ledge 4 cells high (lands unrolled)",

@@ -40,6 +40,17 @@ fn scenario_beside(trace: &Path) -> Option<PathBuf> {
 pub fn run(args: &DiffArgs) -> Result<ExitCode> {
     let a = Trace::read(&args.a)?;
     let b = Trace::read(&args.b)?;
+    // Every input is read before anything is printed or written.
+    let scenario = args.html.as_ref().and_then(|_| {
+        args.scenario
+            .clone()
+            .or_else(|| scenario_beside(&args.a))
+            .or_else(|| scenario_beside(&args.b))
+    });
+    let solid = match &scenario {
+        Some(p) => Scenario::load(p)?.solid,
+        None => Vec::new(),
+    };
     let report = diff(&a, &b);
     let text = format!(
         "A = {}\nB = {}\n{report}",
@@ -48,15 +59,6 @@ pub fn run(args: &DiffArgs) -> Result<ExitCode> {
     );
     print!("{text}");
     if let Some(out) = &args.html {
-        let scenario = args
-            .scenario
-            .clone()
-            .or_else(|| scenario_beside(&args.a))
-            .or_else(|| scenario_beside(&args.b));
-        let solid = match &scenario {
-            Some(p) => Scenario::load(p)?.solid,
-            None => Vec::new(),
-        };
         let detail = Detail::build(&b, &a, &solid, &report);
         let page = format!(
             "{text}\nRed: A. Blue (wide): B.{}",
