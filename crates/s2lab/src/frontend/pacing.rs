@@ -23,6 +23,8 @@ pub const CEILING_FRAMES: f64 = 6.0;
 /// Further behind the schedule than this many frame times (a stall, a dragged window), the
 /// loop starts a new schedule from now instead of running frames back to back to catch up.
 const RESYNC_FRAMES: u32 = 4;
+/// Most frames run back to back to fill the buffer before the controller takes over anyway.
+const MAX_UNPACED: u32 = 8;
 
 /// The frame time to wait for a given buffer fill.
 ///
@@ -54,6 +56,9 @@ pub struct Pacer {
     /// a pause, a stall). Without it a start from empty would underrun for a second or so,
     /// the controller being deliberately gentle.
     priming: bool,
+    /// Frames run without waiting since the fill last reached the target: a device that
+    /// swallows everything (ALSA's `null` plugin does) must not make play run flat out.
+    unpaced: u32,
 }
 
 impl Pacer {
@@ -64,6 +69,7 @@ impl Pacer {
             per_frame,
             next: Duration::ZERO,
             priming: true,
+            unpaced: 0,
         }
     }
 
@@ -71,11 +77,16 @@ impl Pacer {
     /// the buffer's fill in stereo frames.
     pub fn after_frame(&mut self, now: Duration, fill: usize) -> Duration {
         let fill_f = fill as f64;
+        let target = TARGET_FRAMES * self.per_frame;
         if fill_f < self.per_frame {
             self.priming = true;
         }
+        if fill_f >= target {
+            self.unpaced = 0;
+        }
         if self.priming {
-            if fill_f < TARGET_FRAMES * self.per_frame {
+            if fill_f < target && self.unpaced < MAX_UNPACED {
+                self.unpaced += 1;
                 self.next = now;
                 return now;
             }

@@ -266,6 +266,22 @@ fn the_pacer_primes_then_keeps_the_schedule() {
 }
 
 #[test]
+fn a_device_that_swallows_everything_does_not_unleash_the_loop() {
+    // ALSA's null device takes samples as fast as they come: the fill stays 0. After a few
+    // unpaced frames the waits are the controller's shortest, 95 % of a frame.
+    let nominal = Duration::from_millis(16);
+    let mut p = Pacer::new(nominal, 800.0);
+    let mut now = Duration::ZERO;
+    for i in 0..100 {
+        let at = p.after_frame(now, 0);
+        if i >= MAX_UNPACED {
+            assert_eq!(at - now, nominal * 95 / 100, "frame {i}");
+        }
+        now = at;
+    }
+}
+
+#[test]
 fn the_verbose_line_has_the_fill_in_ms_and_the_speed() {
     let mut s = FillStats::default();
     for fill in [960, 2400, 4800] {
