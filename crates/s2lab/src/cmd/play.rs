@@ -58,6 +58,10 @@ pub struct PlayArgs {
     /// Start paused (frame advance steps from power-on or the start state).
     #[arg(long)]
     pub paused: bool,
+    /// Once a second, print the sound buffer's fill (min/max/mean in ms), the underruns so
+    /// far and the emulated speed against the wall clock.
+    #[arg(long)]
+    pub verbose: bool,
     /// Console region: auto (from the header), us, jp or eu.
     #[arg(long, default_value = "auto")]
     pub region: String,

@@ -11,6 +11,7 @@ pub mod font;
 pub mod gamepad;
 pub mod inputs;
 pub mod overlay;
+pub mod pacing;
 pub mod paths;
 pub mod play_loop;
 pub mod recorder;

@@ -1,11 +1,11 @@
 //! The window's loop: poll the keyboard and gamepads, let the session act, show the picture
 //! (with the overlay), feed the sound, and keep time.
 //!
-//! Pacing: with sound, the wall clock at the video rate nudged by the audio buffer's fill
-//! (frames 10% shorter while it holds under one frame, 10% longer over three, a hard wait over
-//! six), so the device's clock wins in the long run. Without sound (none asked for, or no
-//! device), the video clock alone. Slow motion stretches each frame four times; fast forward
-//! does not wait and drops the sound.
+//! Pacing (`super::pacing`): with sound, the console's frame time stretched or shortened by up
+//! to 5 % in proportion to the audio buffer's distance from 3 frames of fill, so the device's
+//! clock wins in the long run. Without sound (none asked for, no device, or paused), the video
+//! clock alone. Slow motion stretches each frame four times; fast forward does not wait and
+//! drops the sound. `--verbose` prints the fill once a second.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -20,6 +20,7 @@ use super::controls::Controls;
 use super::font::Canvas;
 use super::gamepad::Gamepads;
 use super::inputs::{Held, HostInput};
+use super::pacing::{FillStats, Pacer};
 use super::scale::{self, Aspect};
 use super::session::Session;
 use super::window::GameWindow;
@@ -150,7 +151,12 @@ pub fn run(args: &PlayArgs, rom: Vec<u8>, options: Options, aspect: Aspect) -> R
     // Ctrl-C in the terminal ends play as Esc does, so a recording is still written.
     let interrupt = crate::cmd::interrupt::flag();
     let started = Instant::now();
-    let mut next = started;
+    let per_frame = audio
+        .as_ref()
+        .map_or(0.0, |a| f64::from(a.rate) * frame_time.as_secs_f64());
+    let mut pacer = Pacer::new(frame_time, per_frame);
+    let mut stats = FillStats::default();
+    let mut reported = started;
     let mut frames = 0u64;
     let mut held = Held::new();
     let mut rgb = Vec::new();
@@ -205,41 +211,46 @@ pub fn run(args: &PlayArgs, rom: Vec<u8>, options: Options, aspect: Aspect) -> R
         window.present(&rgb, w, h, par_of(aspect, w));
         window.set_title(&format!("{title} | {}", session.status()));
 
-        let mut this_frame = frame_time;
-        if let Some(a) = &mut audio {
-            if session.fast() {
+        stats.frames(out.frames as u64);
+        let now = started.elapsed();
+        let mut resume = None;
+        if session.fast() {
+            if audio.is_some() {
                 session.machine.take_audio(&mut scratch);
                 scratch.clear();
-            } else {
+            }
+            pacer.resync(now);
+        } else if session.slow {
+            if let Some(a) = &mut audio {
                 session.machine.take_audio(&mut scratch);
                 a.samples(a.rate, &scratch);
                 scratch.clear();
-                let frame_samples = a.rate as usize / 60;
-                while a.buffered_frames() > 6 * frame_samples && window.is_open() {
-                    std::thread::sleep(Duration::from_millis(1));
-                    next = Instant::now();
-                }
-                let fill = a.buffered_frames();
-                if fill < frame_samples {
-                    this_frame = frame_time * 9 / 10;
-                } else if fill > 3 * frame_samples {
-                    this_frame = frame_time * 11 / 10;
-                }
+            }
+            resume = Some(pacer.wait(now, frame_time * SLOW_FACTOR));
+        } else if let Some(a) = audio.as_mut().filter(|_| out.frames > 0) {
+            session.machine.take_audio(&mut scratch);
+            a.samples(a.rate, &scratch);
+            scratch.clear();
+            let fill = a.buffered_frames();
+            stats.record(fill);
+            resume = Some(pacer.after_frame(now, fill));
+        } else {
+            // Paused, or no sound: the video clock.
+            resume = Some(pacer.wait(now, frame_time));
+        }
+        if let Some(at) = resume {
+            let now = started.elapsed();
+            if at > now {
+                std::thread::sleep(at - now);
             }
         }
-        if session.fast() {
-            next = Instant::now();
-        } else {
-            if session.slow {
-                this_frame = frame_time * SLOW_FACTOR;
-            }
-            next += this_frame;
-            let now = Instant::now();
-            if next > now {
-                std::thread::sleep(next - now);
-            } else if now > next + frame_time * 4 {
-                next = now;
-            }
+        if args.verbose && reported.elapsed() >= Duration::from_secs(1) {
+            let (rate, underruns) = audio.as_ref().map_or((0, 0), |a| (a.rate, a.underruns()));
+            eprintln!(
+                "{}",
+                stats.report(reported.elapsed(), rate, underruns, frame_time)
+            );
+            reported = Instant::now();
         }
         if args.frames.is_some_and(|n| frames >= n) {
             break;
