@@ -1,8 +1,10 @@
 //! A `minifb` window: shows pictures scaled by [`super::scale`] and reports the keys held.
 //!
 //! minifb has no fullscreen mode of its own; "fullscreen" is a borderless window, always on
-//! top, at the largest whole scale of the picture that fits the screen, centred on it
-//! (minifb's `Scale::FitScreen`).
+//! top, the size of the screen at its top-left corner, with the picture at the largest whole
+//! scale that fits, centred on black. minifb does not tell the screen's size, so it is asked of
+//! the X server (`x11rb`); where that fails (Wayland without XWayland) the window is the picture
+//! at the largest whole scale that fits the screen (minifb's `Scale::FitScreen`).
 
 use anyhow::{Context, Result, bail};
 use minifb::{Scale, ScaleMode, Window, WindowOptions};
@@ -19,13 +21,36 @@ pub struct GameWindow {
     pub fullscreen: bool,
 }
 
-fn open_window(title: &str, w: usize, h: usize, fullscreen: bool) -> Result<Window> {
-    let opts = if fullscreen {
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Windowed,
+    /// Borderless, on top, exactly `w` by `h` (the screen's size).
+    Screen,
+    /// Borderless, on top, `w` by `h` scaled to fit the screen by minifb.
+    FitScreen,
+}
+
+/// The size in pixels of the X server's default screen, if there is one.
+fn x_screen_size() -> Option<(usize, usize)> {
+    let (conn, screen) = x11rb::connect(None).ok()?;
+    let s = x11rb::connection::Connection::setup(&conn)
+        .roots
+        .get(screen)?;
+    let size = (s.width_in_pixels as usize, s.height_in_pixels as usize);
+    (size.0 > 0 && size.1 > 0).then_some(size)
+}
+
+fn open_window(title: &str, w: usize, h: usize, kind: Kind) -> Result<Window> {
+    let opts = if kind != Kind::Windowed {
         WindowOptions {
             borderless: true,
             topmost: true,
             resize: false,
-            scale: Scale::FitScreen,
+            scale: if kind == Kind::Screen {
+                Scale::X1
+            } else {
+                Scale::FitScreen
+            },
             scale_mode: ScaleMode::Stretch,
             ..WindowOptions::default()
         }
@@ -53,7 +78,7 @@ impl GameWindow {
                  session or xvfb-run, or use --wav FILE --frames N for a headless run)"
             );
         }
-        let window = open_window(title, size.0, size.1, false)?;
+        let window = open_window(title, size.0, size.1, Kind::Windowed)?;
         Ok(GameWindow {
             window,
             buffer: Vec::new(),
@@ -78,13 +103,20 @@ impl GameWindow {
     /// window pixels (aspect applied).
     pub fn toggle_fullscreen(&mut self, picture: (usize, usize)) -> Result<()> {
         let full = !self.fullscreen;
-        let (w, h) = if full {
+        if full {
             self.windowed = self.window.get_size();
-            picture
+            self.window = match x_screen_size() {
+                Some((w, h)) => {
+                    let mut window = open_window(&self.title, w, h, Kind::Screen)?;
+                    window.set_position(0, 0);
+                    window
+                }
+                None => open_window(&self.title, picture.0, picture.1, Kind::FitScreen)?,
+            };
         } else {
-            self.windowed
-        };
-        self.window = open_window(&self.title, w, h, full)?;
+            let (w, h) = self.windowed;
+            self.window = open_window(&self.title, w, h, Kind::Windowed)?;
+        }
         self.fullscreen = full;
         Ok(())
     }
