@@ -29,12 +29,27 @@ fn temp_path(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// Whether `path` is something other than a regular file or a directory: a device such as
+/// `/dev/null`, a FIFO or a socket. Renaming a file over one of those would replace it (a
+/// regular file in place of `/dev/null` then hands every later reader what others threw away:
+/// this broke rustc's target probe in CI after `-o /dev/null`), so such targets are written
+/// in place; atomicity means nothing for them.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// Writes `path` through `fill`, atomically. On error the temporary file is removed and the
-/// target is untouched.
+/// target is untouched. A device, FIFO or socket is written in place (see [`is_special`]).
 pub fn write_with<T>(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>,
 ) -> io::Result<T> {
+    if is_special(path) {
+        let mut w = BufWriter::new(File::options().write(true).open(path)?);
+        let value = fill(&mut w)?;
+        w.flush()?;
+        return Ok(value);
+    }
     let tmp = temp_path(path)?;
     let result = (|| {
         let mut w = BufWriter::new(File::create(&tmp)?);
@@ -64,6 +79,32 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    /// A FIFO stands for any special file (`/dev/null` itself is not risked in a test): it is
+    /// written in place and stays a FIFO.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let d = dir("fifo");
+        let p = d.join("pipe");
+        match std::process::Command::new("mkfifo").arg(&p).status() {
+            Ok(s) if s.success() => {}
+            _ => {
+                eprintln!("skipped: mkfifo is not available to make a FIFO");
+                return;
+            }
+        }
+        let reader = {
+            let p = p.clone();
+            std::thread::spawn(move || std::fs::read(&p).unwrap())
+        };
+        write(&p, b"through the pipe").unwrap();
+        // Checked before joining: a replaced FIFO would leave the reader waiting for a writer.
+        assert!(std::fs::metadata(&p).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
     }
 
     #[test]
