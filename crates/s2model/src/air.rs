@@ -113,7 +113,7 @@ pub fn sonic_jump_angle(s: &mut SonicState) {
     };
 }
 
-/// `Sonic_DoLevelCollision` (s2.asm L37889–38106): collision with the level in the air.
+/// `Sonic_DoLevelCollision` (s2.asm L37889–38112): collision with the level in the air.
 ///
 /// The quadrant of the velocity, (CalcAngle(x_vel, y_vel) − $20) & $C0, picks the checks:
 /// * $00 (moving down, or not moving): both walls, then the floor with the landing gate: land when
@@ -221,8 +221,8 @@ fn walls_both_sides(s: &mut SonicState, stage: &impl Level, d5: u8) {
     }
 }
 
-/// `Sonic_HitCeiling` + `Sonic_HitFloor` (s2.asm L37957–37992) and their copies `Sonic_HitCeiling2` +
-/// `Sonic_HitFloor2` (L38056–38093): ceiling (push down, stop upward motion), else — when not moving
+/// `Sonic_HitCeiling` + `Sonic_HitFloor` (s2.asm L37977–38021) and their copies `Sonic_HitCeiling2` +
+/// `Sonic_HitFloor2` (L38072–38111): ceiling (push down, stop upward motion), else — when not moving
 /// up — land on the floor with no landing gate (non-fixBugs).
 #[inline]
 fn sonic_hit_ceiling_then_floor(s: &mut SonicState, stage: &impl Level, d5: u8) {

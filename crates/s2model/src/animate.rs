@@ -49,7 +49,7 @@ pub const SONIC_ANI_DATA: [&[u8]; 0x22] = [
     &[0x03, 0x07, 0xFD, 0x00],                                     // $21 LieDown
 ];
 
-/// `SonAni_Wait` (s2.asm L38703): 174 frames of standing and foot tapping, then $FE 6: loop the last
+/// `SonAni_Wait` (s2.asm L38702): 174 frames of standing and foot tapping, then $FE 6: loop the last
 /// six frames (lying down; anim_frame cycles 174..179).
 pub const WAIT: [u8; 182] = [
     5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, //
@@ -140,7 +140,7 @@ pub fn sonic_animate(s: &mut SonicState) {
     sanim_push_reload(s);
 }
 
-/// `SAnim_Do2` and the end codes (s2.asm L38409–38450): read the byte at anim_frame + 1.
+/// `SAnim_Do2` and the end codes (s2.asm L38407–38446): read the byte at anim_frame + 1.
 #[inline]
 fn sanim_do2(s: &mut SonicState, sc: &[u8]) {
     let i = s.anim_frame as usize;
@@ -168,7 +168,7 @@ fn sanim_do2(s: &mut SonicState, sc: &[u8]) {
     }
 }
 
-/// `SAnim_WalkRun` (s2.asm L38452–38510) for flip_angle 0 (no tumbling on these stages).
+/// `SAnim_WalkRun` (s2.asm L38449–38514) for flip_angle 0 (no tumbling on these stages).
 #[inline]
 fn sanim_walk_run(s: &mut SonicState) {
     // The angle → sprite rotation offset (mapping_frame only).
@@ -209,7 +209,7 @@ fn sanim_walk_run(s: &mut SonicState) {
     s.anim_frame = s.anim_frame.wrapping_add(1);
 }
 
-/// `SAnim_Push` (s2.asm L38617–38640) reached from Walk/Run while pushing: count down, then reload
+/// `SAnim_Push` (s2.asm L38627–38649) reached from Walk/Run while pushing: count down, then reload
 /// with max(0, $800 − |inertia|) >> 6 and step the Push script.
 #[inline]
 fn sanim_push(s: &mut SonicState) {

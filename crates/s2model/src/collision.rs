@@ -240,7 +240,7 @@ pub struct Pair {
     pub angle: u8,
 }
 
-/// `loc_1ECC6` (s2.asm L44069–44078): pick the nearer of the primary (`d0`) and secondary (`d1`)
+/// `loc_1ECC6` (s2.asm L44073–44085): pick the nearer of the primary (`d0`) and secondary (`d1`)
 /// distances and its angle; odd angle → `cardinal`.
 #[inline]
 fn pick_nearer(s: &SonicState, d0_primary: i16, d1_secondary: i16, cardinal: u8) -> Pair {
@@ -274,7 +274,7 @@ fn ext(b: u8) -> u16 {
     b as i8 as i16 as u16
 }
 
-/// `Sonic_CheckFloor` (s2.asm L44036–44078): both feet, (x ± x_radius, y + y_radius), scanning down
+/// `Sonic_CheckFloor` (s2.asm L44036–44085): both feet, (x ± x_radius, y + y_radius), scanning down
 /// with d5 = `top_solid_bit`; no preset of the angle bytes. Odd angle → 0.
 #[inline]
 pub fn sonic_check_floor(s: &mut SonicState, stage: &impl Level) -> Pair {
@@ -300,7 +300,7 @@ pub fn sonic_check_ceiling(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pa
     pick_nearer(s, d0, d1, 0x80)
 }
 
-/// `CheckLeftCeilingDist` (s2.asm L44476–44515): the two ceiling sensors when walking on a left wall
+/// `CheckLeftCeilingDist` (s2.asm L44468–44502): the two ceiling sensors when walking on a left wall
 /// (unreachable on flat stages; here for completeness).
 #[inline]
 pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pair {
@@ -312,7 +312,7 @@ pub fn check_left_ceiling_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -
     pick_nearer(s, d0, d1, 0x40)
 }
 
-/// `CheckRightCeilingDist` (s2.asm L44270–44310): the two ceiling sensors when walking on a right wall
+/// `CheckRightCeilingDist` (s2.asm L44280–44311): the two ceiling sensors when walking on a right wall
 /// (unreachable on flat stages).
 #[inline]
 pub fn check_right_ceiling_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> Pair {
@@ -378,7 +378,7 @@ pub fn check_left_wall_dist(s: &mut SonicState, stage: &impl Level, d5: u8) -> (
     check_left_wall_dist_part2(s, stage, x, y, d5)
 }
 
-/// `CheckFloorDist_Part2` (s2.asm L44083–44096): one sensor at (x, y + $A) scanning down.
+/// `CheckFloorDist_Part2` (s2.asm L44102–44118, through `loc_1ECFE`): one sensor at (x, y + $A) scanning down.
 #[inline]
 pub fn check_floor_dist_part2(
     s: &mut SonicState,
@@ -397,7 +397,7 @@ pub fn check_floor_dist_part2(
     (d1, primary_or(s, 0x00))
 }
 
-/// `CheckCeilingDist_Part2` (s2.asm L44409–44420): one sensor at (x, (y − $A) XOR $F) scanning up.
+/// `CheckCeilingDist_Part2` (s2.asm L44421–44430): one sensor at (x, (y − $A) XOR $F) scanning up.
 #[inline]
 pub fn check_ceiling_dist_part2(
     s: &mut SonicState,
@@ -475,7 +475,7 @@ pub fn calc_room_over_head(s: &mut SonicState, stage: &impl Level, a: u8) -> i16
     }
 }
 
-/// `ChkFloorEdge_Part2` (s2.asm L44146–44168): one sensor at (x, y + y_radius) scanning down, with
+/// `ChkFloorEdge_Part2` (s2.asm L44149–44171): one sensor at (x, y + y_radius) scanning down, with
 /// `Primary_Angle` preset to 0. Returns the distance.
 #[inline]
 pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &impl Level, x: u16) -> i16 {
@@ -485,7 +485,7 @@ pub fn chk_floor_edge_part2(s: &mut SonicState, stage: &impl Level, x: u16) -> i
     find_floor(s, stage, x, y, Scan::down(d5, AngleSlot::Primary))
 }
 
-/// `ChkFloorEdge` (s2.asm L44144): [`chk_floor_edge_part2`] under Sonic's centre.
+/// `ChkFloorEdge` (s2.asm L44146): [`chk_floor_edge_part2`] under Sonic's centre.
 #[inline]
 pub fn chk_floor_edge(s: &mut SonicState, stage: &impl Level) -> i16 {
     let x = s.x_pos;
@@ -603,7 +603,7 @@ pub fn sonic_walk_vert_l(s: &mut SonicState, stage: &impl Level, d5: u8) {
     }
 }
 
-/// `Sonic_Angle` (s2.asm L43103–43141): choose the nearer foot (the left/secondary one on ties) and
+/// `Sonic_Angle` (s2.asm L43121–43147): choose the nearer foot (the left/secondary one on ties) and
 /// set `angle` from its angle byte: an odd byte keeps the cardinal angle ((angle + $20) & $C0), an
 /// even one within $20 of the current angle is taken, a farther one snaps to the cardinal angle.
 /// Returns the chosen distance.

@@ -146,7 +146,7 @@ pub fn obj01_control(s: &mut SonicState, stage: &impl Level) {
     obj01_control_modes(s, stage);
 }
 
-/// The rest of `Obj01_Control` (s2.asm L36236–36260): the mode routine chosen by status bits 1–2
+/// The rest of `Obj01_Control` (s2.asm L36236–36265): the mode routine chosen by status bits 1–2
 /// (unless `obj_control` bit 0), the invulnerability countdown, the tilt copies
 /// (`next_tilt` ← `Primary_Angle`, `tilt` ← `Secondary_Angle`, every frame) and `Sonic_Animate`.
 #[inline]

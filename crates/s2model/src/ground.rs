@@ -58,7 +58,7 @@ pub fn obj01_mdnormal(s: &mut SonicState, stage: &impl Level) {
     sonic_slope_repel(s);
 }
 
-/// `Sonic_Move` (s2.asm L36551–36836): walking on the ground.
+/// `Sonic_Move` (s2.asm L36551–36874): walking on the ground.
 #[inline]
 pub fn sonic_move(s: &mut SonicState, stage: &impl Level) {
     let top = s.top_speed as i16;
@@ -100,7 +100,7 @@ enum AfterBalance {
     Lookup,
 }
 
-/// `Sonic_Balance` (s2.asm L36659–36708): balancing on a ledge while standing still.
+/// `Sonic_Balance` (s2.asm L36653–36704): balancing on a ledge while standing still.
 ///
 /// If the floor under Sonic's centre is 12 px or more away, the previous frame's foot angles decide
 /// (`next_tilt`/`tilt` = 3 is the preset `AnglePos` leaves when that foot found no solid cell): the
@@ -149,7 +149,7 @@ fn sonic_balance(s: &mut SonicState, stage: &impl Level) -> AfterBalance {
     AfterBalance::Lookup
 }
 
-/// `Sonic_Lookup` / `Sonic_Duck` (s2.asm L36724–36751): Up or Down while standing still. The look
+/// `Sonic_Lookup` / `Sonic_Duck` (s2.asm L36729–36754): Up or Down while standing still. The look
 /// delay counts to $78; after that the camera bias moves 2 per frame to $C8 (up) or 8 (down), and
 /// the bias decay is skipped. Before that the bias decays toward $60 (`Obj01_ResetScr_Part2`).
 #[inline]
@@ -175,14 +175,14 @@ fn sonic_lookup(s: &mut SonicState) {
     }
 }
 
-/// `Obj01_ResetScr` (s2.asm L36753–36760): look delay = 0, then the camera bias steps 2 toward $60.
+/// `Obj01_ResetScr` (s2.asm L36759–36772): look delay = 0, then the camera bias steps 2 toward $60.
 #[inline]
 fn obj01_reset_scr(s: &mut SonicState) {
     s.look_delay = 0;
     cam_bias_step(s);
 }
 
-/// `Obj01_UpdateSpeedOnGround` (s2.asm L36762–36787): friction when neither Left nor Right is held:
+/// `Obj01_UpdateSpeedOnGround` (s2.asm L36773–36804): friction when neither Left nor Right is held:
 /// inertia moves `acc` toward 0 and stops at 0 (the borrow/carry tests of the unsigned add).
 #[inline]
 fn obj01_update_speed_on_ground(s: &mut SonicState, acc: i16) {
@@ -200,7 +200,7 @@ fn obj01_update_speed_on_ground(s: &mut SonicState, acc: i16) {
     };
 }
 
-/// `Obj01_Traction` (s2.asm L36789–36797): ground speed to velocity, x_vel = inertia·cos >> 8,
+/// `Obj01_Traction` (s2.asm L36805–36816): ground speed to velocity, x_vel = inertia·cos >> 8,
 /// y_vel = inertia·sin >> 8 (32-bit products, arithmetic shift, low word).
 #[inline]
 pub fn obj01_traction(s: &mut SonicState) {
@@ -209,7 +209,7 @@ pub fn obj01_traction(s: &mut SonicState) {
     s.y_vel = ((s.inertia as i32 * sin as i32) >> 8) as i16;
 }
 
-/// `Obj01_CheckWallsOnGround` (s2.asm L36799–36842): stop at a wall in front of a moving Sonic.
+/// `Obj01_CheckWallsOnGround` (s2.asm L36817–36873): stop at a wall in front of a moving Sonic.
 ///
 /// `CalcRoomInFront` probes from the position after this frame's move, 8 px below the centre on
 /// flat ground. A negative distance d is added to the velocity as d << 8 so that the following

@@ -1,4 +1,4 @@
-//! The collision-layer switchers, object $03 (`Obj03`, s2.asm L45612–45880): invisible lines that
+//! The collision-layer switchers, object $03 (`Obj03`, s2.asm L45612–45843): invisible lines that
 //! move Sonic between the two collision paths when he crosses them, which is how loops work.
 //!
 //! Each switcher remembers which side of it Sonic was on (`planeswitch_p1_flag`). It runs after
@@ -45,7 +45,7 @@ impl Swappers {
     }
 }
 
-/// `Obj03_MainX` / `Obj03_MainY` (s2.asm L45693–45880) for Sonic. A vertical switcher (subtype bit 2
+/// `Obj03_MainX` / `Obj03_MainY` (s2.asm L45682–45843) for Sonic. A vertical switcher (subtype bit 2
 /// clear) watches x within y ± radius; a horizontal one watches y within x ± radius. Crossing
 /// forwards (rightwards/downwards) selects path 2 when subtype bit 3 is set, else path 1; crossing
 /// back uses bit 4. Subtype bit 7: only while on the ground. The side is updated on every crossing,

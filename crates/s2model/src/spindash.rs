@@ -11,7 +11,7 @@ pub const SPINDASH_SPEEDS: [i16; 9] = [
     0x800, 0x880, 0x900, 0x980, 0xA00, 0xA80, 0xB00, 0xB80, 0xC00,
 ];
 
-/// `SpindashSpeedsSuper` (s2.asm L37653–37662), directly after [`SPINDASH_SPEEDS`].
+/// `SpindashSpeedsSuper` (s2.asm L37654–37663), directly after [`SPINDASH_SPEEDS`].
 pub const SPINDASH_SPEEDS_SUPER: [i16; 9] = [
     0xB00, 0xB80, 0xC00, 0xC80, 0xD00, 0xD80, 0xE00, 0xE80, 0xF00,
 ];
