@@ -26,7 +26,7 @@ pub fn obj01_mdair(s: &mut SonicState, stage: &impl Level) {
     sonic_do_level_collision(s, stage);
 }
 
-/// `Sonic_JumpHeight` (s2.asm L37416–37433) and `Sonic_UpVelCap` (L37436–37445).
+/// `Sonic_JumpHeight` (s2.asm L37416–37434) and `Sonic_UpVelCap` (L37437–37445).
 ///
 /// After a jump: while y_vel < −$400 (signed) and no jump button is held, y_vel = −$400 (a short
 /// hop). (`Sonic_CheckGoSuper` at the peak returns at once without emeralds.) Without a jump: the
@@ -47,7 +47,7 @@ pub fn sonic_jump_height(s: &mut SonicState) {
     }
 }
 
-/// `Sonic_ChgJumpDir` (s2.asm L37158–37203) and `Sonic_JumpPeakDecelerate` (L37205–37225).
+/// `Sonic_ChgJumpDir` (s2.asm L37158–37194) and `Sonic_JumpPeakDecelerate` (L37196–37222).
 ///
 /// Unless roll-jumping: Left subtracts 2·acceleration ($18) and faces left, capping at −top speed
 /// even if Sonic was faster (a hard cap, unlike the ground); Right likewise; both may apply. Then the

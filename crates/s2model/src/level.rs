@@ -12,8 +12,8 @@ pub trait Level {
 
     /// `move.b (a2,d0.w),d0` with a2 = `Collision_addr`: the collision ID of block index `block`
     /// (0–$3FF) in the primary index (`Primary_Collision`) or, when `secondary`, the secondary one.
-    /// `AnglePos` and the other sensor entry points choose the secondary index exactly when
-    /// `top_solid_bit` is not $C (s2.asm L43007–43011).
+    /// The sensor entry points choose the secondary index exactly when `top_solid_bit` is not $C
+    /// (the first lines of `AnglePos`, s2.asm L43007–43011, and the same in each entry point).
     fn collision_id(&self, block: u16, secondary: bool) -> u8;
 
     /// `ColArrayVertical[id·16 + col]`: the height of column `col` (0–15) of collision ID `id`,
