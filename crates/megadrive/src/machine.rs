@@ -58,6 +58,9 @@ pub struct Options {
     pub timing: Timing,
     /// Which 68000 core runs the console.
     pub cpu: CpuBackend,
+    /// The Model 1's discrete YM2612 (its DAC's ladder distortion) instead of the integrated
+    /// YM3438 of later consoles. Only the synthesised sound differs: the game sees the same chip.
+    pub discrete_ym2612: bool,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             pads: [PadKind::SixButton, PadKind::SixButton],
             timing: Timing::default(),
             cpu: CpuBackend::default(),
+            discrete_ym2612: false,
         }
     }
 }
@@ -150,6 +154,7 @@ impl Machine {
             line_start: 0,
             audio: None,
         };
+        m.bus.sys.ym.discrete = options.discrete_ym2612;
         m.power_on();
         Ok(m)
     }

@@ -17,7 +17,7 @@ pub mod trace;
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use s2model::Trace;
 
 /// Writes a trace to `output` (whole, via a temporary file; `.gz` compresses) and says where,
@@ -39,4 +39,14 @@ pub fn write_trace(trace: &Trace, output: Option<&Path>) -> Result<()> {
         },
     }
     Ok(())
+}
+
+/// `--ym2612 integrated|discrete` (`run`, `play`): whether the sound is the Model 1's discrete
+/// YM2612 rather than the integrated YM3438.
+pub fn parse_ym2612(chip: &str) -> Result<bool> {
+    match chip {
+        "integrated" => Ok(false),
+        "discrete" => Ok(true),
+        other => bail!("unknown --ym2612 '{other}' (integrated, discrete)"),
+    }
 }

@@ -65,6 +65,10 @@ pub struct PlayArgs {
     /// Console region: auto (from the header), us, jp or eu.
     #[arg(long, default_value = "auto")]
     pub region: String,
+    /// The FM chip heard: integrated (the YM3438 in later consoles' ASIC, the default) or
+    /// discrete (the Model 1's YM2612, with its DAC's ladder distortion).
+    #[arg(long, default_value = "integrated", value_name = "CHIP")]
+    pub ym2612: String,
 }
 
 fn parse_region(s: &str) -> anyhow::Result<Option<Region>> {
@@ -100,6 +104,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read ROM {}", args.rom.display()))?;
     let options = Options {
         region: parse_region(&args.region)?,
+        discrete_ym2612: super::parse_ym2612(&args.ym2612)?,
         ..Options::default()
     };
     if let Some(wav) = &args.wav {

@@ -151,11 +151,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             args.frames
         );
     }
-    let discrete_ym2612 = match args.ym2612.as_str() {
-        "integrated" => false,
-        "discrete" => true,
-        other => bail!("unknown --ym2612 '{other}' (integrated, discrete)"),
-    };
+    let discrete_ym2612 = super::parse_ym2612(&args.ym2612)?;
     let region = match args.region.as_str() {
         "auto" => None,
         "us" => Some(Region::USA),
@@ -204,6 +200,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Options {
             region,
             cpu: args.cpu,
+            discrete_ym2612,
             ..Options::default()
         },
     )
@@ -221,7 +218,6 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.wav.is_some() {
         machine.enable_audio(args.wav_rate);
     }
-    machine.bus.sys.ym.discrete = discrete_ym2612;
 
     // The CSV goes to the file whole at the end (nothing half-written if the run is cut
     // short), or streams to standard output.
