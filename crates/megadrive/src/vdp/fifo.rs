@@ -132,6 +132,18 @@ impl Fifo {
         resume
     }
 
+    /// The first external slot after the newest entry has drained (the FIFO is then empty).
+    pub fn slot_after_drain(&self, line_start: u64, h40: bool) -> u64 {
+        let newest = self.drain_at[(self.index + 3) & 3];
+        let slots: &[u32] = if h40 { &SLOTS_H40 } else { &SLOTS_H32 };
+        let rel = newest.saturating_sub(line_start);
+        match slots.iter().find(|&&s| rel < s as u64) {
+            Some(&s) => line_start + s as u64,
+            // Past the table (a drain more than a line ahead): the drain itself.
+            None => newest,
+        }
+    }
+
     /// Rebases the drain times when a new frame starts counting (not needed with absolute
     /// clocks, kept for clarity): entries already drained stay drained.
     pub fn clear(&mut self, now: u64) {

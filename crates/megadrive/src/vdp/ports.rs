@@ -158,6 +158,25 @@ impl Vdp {
         self.addr = self.addr.wrapping_add(self.regs[15] as u16);
     }
 
+    /// When a data-port read made at `now` can complete on hardware: the VDP serves a read
+    /// only after every pending write has left the FIFO, in the next external slot (reads and
+    /// writes share the slots of Nemesis's slot maps). Nemesis's VDPFIFOTesting, test 16
+    /// "FIFO Wait States", sub-test 7: after six VRAM writes, a read command and a data-port
+    /// read, every status read shows the FIFO empty (the hardware's recorded results);
+    /// Genesis Plus GX returns at once and shows it partly full. `cpu_edge`: as in
+    /// [`Vdp::write_data`].
+    pub fn read_ready_at(&self, now: u64, cpu_edge: bool) -> u64 {
+        if self.in_vblank() || !self.display_enabled() || self.fifo.is_empty_at(now) {
+            return now;
+        }
+        let ready = self.fifo.slot_after_drain(self.line_start, self.h40());
+        if cpu_edge {
+            let rel = ready - self.frame_start;
+            return self.frame_start + rel.div_ceil(7) * 7;
+        }
+        ready
+    }
+
     /// A word read from the data port.
     pub fn read_data(&mut self) -> u16 {
         self.pending = false;
