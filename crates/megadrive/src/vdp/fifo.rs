@@ -2,7 +2,9 @@
 //! display. Slot positions (master clocks from the line start used by the scheduler) follow
 //! Nemesis's slot maps for H32 (16 external slots) and H40 (18); a VRAM write takes two slots
 //! (byte-wide VRAM), CRAM/VSRAM one. With the FIFO full the 68000 waits (Chaos Engine, Double
-//! Clutch and Sol-Deace rely on it).
+//! Clutch and Sol-Deace rely on it). The hardware timing profile adds what Nemesis's
+//! VDPFIFOTesting measures beyond that: data-port reads wait for the FIFO to drain
+//! (`Vdp::read_ready_at`) and short bus DMAs go through it (`System::bus_dma_through_fifo`).
 
 use crate::clock::MCLK_PER_LINE;
 

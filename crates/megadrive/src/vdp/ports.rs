@@ -275,6 +275,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_data_read_waits_for_the_fifo_to_drain_in_active_display() {
+        use crate::vdp::fifo::SLOTS_H40;
+        let mut v = Vdp::new(false);
+        v.regs[1] = 0x44; // display on, mode 5
+        v.regs[12] = 0x81; // H40
+        v.write_control(0x4000, 0);
+        v.write_control(0x0000, 0);
+        for _ in 0..4 {
+            v.write_data(0, 0, false);
+        }
+        // Four VRAM words leave at the 2nd, 4th, 6th and 8th slots; the read takes the 9th.
+        assert_eq!(v.fifo.drain_at.iter().max(), Some(&(SLOTS_H40[7] as u64)));
+        assert_eq!(v.read_ready_at(0, false), SLOTS_H40[8] as u64);
+        // Once the FIFO is empty, or in vertical blank, the read is served at once.
+        let later = SLOTS_H40[7] as u64;
+        assert_eq!(v.read_ready_at(later, false), later);
+        v.status |= status::VBLANK;
+        assert_eq!(v.read_ready_at(0, false), 0);
+    }
+
+    #[test]
     fn a_register_write_keeps_the_fifo_at_vram_speed() {
         let mut v = Vdp::new(false);
         v.regs[1] = 0x44;
