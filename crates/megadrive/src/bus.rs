@@ -492,7 +492,7 @@ impl System {
             self.vdp.dma.source = self.vdp.dma.source.wrapping_add(1);
         }
         if t > start && self.timing.fifo_resume_on_cpu_clock {
-            let rel = t - self.vdp.frame_start;
+            let rel = t.saturating_sub(self.vdp.frame_start);
             t = self.vdp.frame_start + rel.div_ceil(M68K_DIVIDER) * M68K_DIVIDER;
         }
         self.vdp.dma.length = 0;

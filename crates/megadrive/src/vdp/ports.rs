@@ -171,7 +171,7 @@ impl Vdp {
         }
         let ready = self.fifo.slot_after_drain(self.line_start, self.h40());
         if cpu_edge {
-            let rel = ready - self.frame_start;
+            let rel = ready.saturating_sub(self.frame_start);
             return self.frame_start + rel.div_ceil(7) * 7;
         }
         ready
