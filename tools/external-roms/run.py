@@ -7,7 +7,7 @@ Usage (from the repository root; the images are never written to the repository)
 
     cargo build --release -p megadrive --example dump_frames
     /work/venv-gpgx/bin/python tools/external-roms/run.py /path/to/roms \\
-        [--ours target/release/examples/dump_frames] [--png OUTDIR]
+        [--ours target/release/examples/dump_frames] [--png OUTDIR] [--timing hardware]
 
 The folder holds the images (.bin/.md/.gen) and optionally `manifest.txt`, one image a line:
 
@@ -62,7 +62,8 @@ def manifest(folder):
     return entries
 
 
-def run_one(folder, name, frames, script, checks, ours_bin, png):
+def run_one(folder, name, frames, script, checks, ours_bin, png, extra=()):
+    extra = list(extra)
     rom = os.path.join(folder, name)
     if not os.path.exists(rom):
         raise SystemExit(f"{rom}: listed in manifest.txt but missing")
@@ -72,7 +73,7 @@ def run_one(folder, name, frames, script, checks, ours_bin, png):
             script_path = os.path.join(tmp, "empty.txt")
             open(script_path, "w").close()
         inputs = parse_script(open(script_path).read())
-        ours = subprocess.Popen([ours_bin, rom, script_path, str(frames)],
+        ours = subprocess.Popen([ours_bin, rom, script_path, str(frames)] + extra,
                                 stdout=subprocess.PIPE)
         md = os.path.join(tmp, "rom.md")
         shutil.copyfile(rom, md)
@@ -137,6 +138,8 @@ def main():
     ap.add_argument("--ours", default="target/release/examples/dump_frames")
     ap.add_argument("--png", help="directory for both pictures of each differing checked frame")
     ap.add_argument("--only", help="run only this image")
+    ap.add_argument("--timing", choices=["gpgx-1.7", "hardware"], default="gpgx-1.7",
+                    help="s2lab's timing profile (default: Genesis Plus GX 1.7, as the table)")
     args = ap.parse_args()
     if not os.path.isdir(args.folder):
         raise SystemExit(f"{args.folder}: not a folder")
@@ -148,7 +151,8 @@ def main():
     for name, (frames, script, checks) in manifest(args.folder).items():
         if args.only and name != args.only:
             continue
-        res = run_one(args.folder, name, frames, script, checks, args.ours, args.png)
+        extra = ["hardware"] if args.timing == "hardware" else []
+        res = run_one(args.folder, name, frames, script, checks, args.ours, args.png, extra)
         same = sum(1 for _, v in res if v == "same")
         all_same &= same == len(res)
         odd = "; ".join(f"{c}: {v}" for c, v in res if v != "same") or "all same"

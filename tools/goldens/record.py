@@ -63,6 +63,7 @@ SCENES = [
     "pad",
     "timing_readouts",
     "irq_latency",
+    "z80_vdp_writes",
 ]
 
 # What each scene checks (the full story is in the comments of src/asm/scenes.s).
@@ -93,6 +94,10 @@ CHECKS = {
     "the 68000 taking an interrupt one instruction after the write that enables it (status "
     "reads around it, H-int/V-int counts), a latched H-int whose acknowledge clears a V-int "
     "enabled one instruction later",
+    "z80_vdp_writes": "the Z80 writing VDP registers, CRAM and VRAM at $7F00-$7F07 (backdrop, "
+    "colour and four plane cells) and the PSG at $7F11; readouts: its done marker, a data-port "
+    "read right after six VRAM writes, the FIFO/DMA status bits after that read and right after "
+    "an 8-word 68000 > VRAM DMA in active lines",
 }
 
 # Pad input: buttons held on port 1 for frames first..last (inclusive). The pad scene runs
@@ -103,7 +108,7 @@ INPUT = [{"first": 337, "last": 352, "port": 0, "buttons": ["A", "C", "START", "
 # The golden frames. Scene s (see the ROM's main.s) is set up in the V-blank at the start
 # of frame 32 s + 1 and shown until frame 32 s + 32; static scenes are taken 16 frames in.
 GOLDENS = [10, 26] + [SCENE_FRAMES * s + 17 for s in range(1, 10)] + [336, 337, 345, 369, 370,
-                                                                      401]
+                                                                      401, 433]
 # (369 and 370: the V-int HV readout jitters with the main loop's phase, so both are kept.)
 # Width of the real picture where it is narrower than stable-retro's fixed 320.
 H32_SCENES = {"h32"}

@@ -1,27 +1,37 @@
 //! Runs a ROM with an input script and writes every frame to standard output, for
 //! `tools/gpgx/compare_frames.py` to compare with Genesis Plus GX in lockstep.
 //!
-//! `dump_frames ROM SCRIPT FRAMES`
+//! `dump_frames ROM SCRIPT FRAMES [hardware]` (`hardware`: the hardware timing profile,
+//! `megadrive::Timing::HARDWARE`, instead of the default Genesis Plus GX 1.7 one)
 //!
 //! Frame numbering as stable-retro's: one frame runs with no input before frame 1 (its
 //! `RetroEmulator` runs one when it loads a game), then script frame k drives frame k.
 //! Per frame, little-endian: `u16 width, u16 height`, `width * height` RGB888 triples
 //! (`megadrive::vdp::render::to_rgb888`, the widening stable-retro applies to Genesis Plus
 //! GX's RGB565), then the 64 KiB of work RAM ($FF0000-$FFFFFF) in 68000 byte order.
-use megadrive::{Machine, Options, input_script};
+use megadrive::{Machine, Options, Timing, input_script};
 use std::io::Write;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: dump_frames ROM SCRIPT FRAMES");
+    let hardware = args.len() == 5 && args[4] == "hardware";
+    if args.len() != 4 && !hardware {
+        eprintln!("usage: dump_frames ROM SCRIPT FRAMES [hardware]");
         std::process::exit(2);
     }
     let rom = std::fs::read(&args[1]).expect("ROM");
     let script = std::fs::read_to_string(&args[2]).expect("script");
     let frames: usize = args[3].parse().expect("frames");
     let input = input_script::parse(&script).expect("script parses");
-    let mut m = Machine::new(rom, Options::default()).expect("machine");
+    let options = Options {
+        timing: if hardware {
+            Timing::HARDWARE
+        } else {
+            Timing::default()
+        },
+        ..Options::default()
+    };
+    let mut m = Machine::new(rom, options).expect("machine");
     m.run_frame();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());

@@ -133,6 +133,8 @@ impl Machine {
             z80_t_base: 0,
             z80_mclk_base: 0,
             m68k_debt_mclk: 0,
+            instruction_clock: 0,
+            access_clock: 0,
             pc: 0,
             tmss: [0; 4],
             timing: options.timing,
@@ -446,6 +448,7 @@ impl Machine {
 /// the Genesis Plus GX 1.7 results depend on) and skipping idle-loop passes.
 fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> BoundaryExit {
     cpu.prepare(&bus.sys.timing);
+    bus.sys.instruction_clock = cpu.own_clock();
     cpu.set_irq(bus.sys.vdp.cpu_irq_level());
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !bus.sys.timing.refresh_stall;
@@ -464,6 +467,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
             _ => b.cpu_clocks,
         };
         bus.advance_cpu(clocks);
+        bus.sys.instruction_clock = C::clock(core);
         let from = std::mem::replace(&mut bus.sys.pc, b.pc);
         if skip_idle {
             if b.pc == idle.pc

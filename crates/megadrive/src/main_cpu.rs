@@ -156,6 +156,10 @@ pub(crate) trait BoundaryCore {
     fn snapshot(view: &Self::View) -> Self::Snapshot;
     /// The CPU is in the snapshot's state, its clock aside.
     fn same_but_clock(snapshot: &Self::Snapshot, view: &Self::View) -> bool;
+    /// The core's own clock count at the next instruction's start, which the bus compares
+    /// with each access's clock (0 for a core that does not report per-access clocks).
+    fn clock(view: &Self::View) -> u64;
+    fn own_clock(&self) -> u64;
     fn run_with_boundaries<F>(&mut self, bus: &mut Bus, boundary: F) -> BoundaryExit
     where
         F: FnMut(&mut Bus, Boundary, &Self::View) -> BoundaryControl;
@@ -187,6 +191,14 @@ impl BoundaryCore for m68000::Cpu {
     #[inline]
     fn same_but_clock(snapshot: &m68000::Cpu, view: &m68000::Cpu) -> bool {
         snapshot.same_state_but_clock(view)
+    }
+    #[inline]
+    fn clock(view: &m68000::Cpu) -> u64 {
+        view.cycles
+    }
+    #[inline]
+    fn own_clock(&self) -> u64 {
+        self.cycles
     }
     #[inline]
     fn run_with_boundaries<F>(&mut self, bus: &mut Bus, mut boundary: F) -> BoundaryExit
@@ -234,6 +246,14 @@ impl BoundaryCore for Cpu68k {
     #[inline]
     fn same_but_clock(snapshot: &Cpu68kState, view: &m68k::CpuCore) -> bool {
         *snapshot == Cpu68k::state_of(view)
+    }
+    #[inline]
+    fn clock(_view: &m68k::CpuCore) -> u64 {
+        0
+    }
+    #[inline]
+    fn own_clock(&self) -> u64 {
+        0
     }
     #[inline]
     fn run_with_boundaries<F>(&mut self, bus: &mut Bus, boundary: F) -> BoundaryExit

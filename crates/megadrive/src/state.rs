@@ -19,8 +19,8 @@ mod packed;
 const MAGIC: &[u8; 4] = b"MDST";
 /// Bump on any layout change. 4: the 68000's double-bus-fault halt; 5: which 68000 core,
 /// then its state; 6: the large memories as runs (`packed`); 7: the one-instruction interrupt
-/// latency (`vdp::irq`).
-pub const STATE_VERSION: u32 = 7;
+/// latency (`vdp::irq`); 8: the hardware FIFO switch (`Timing::hardware_vdp`).
+pub const STATE_VERSION: u32 = 8;
 
 /// Why a state could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,6 +306,7 @@ impl Machine {
         w.bool(t.color_dma_refresh);
         w.bool(t.fifo_resume_on_cpu_clock);
         w.bool(t.gpgx17_status_read);
+        w.bool(t.hardware_vdp);
         w.u32(sys.watches.len() as u32);
         for wt in &sys.watches {
             w.u32(wt.addr);
@@ -506,6 +507,7 @@ impl Machine {
         sys.timing.color_dma_refresh = r.bool()?;
         sys.timing.fifo_resume_on_cpu_clock = r.bool()?;
         sys.timing.gpgx17_status_read = r.bool()?;
+        sys.timing.hardware_vdp = r.bool()?;
         let n = r.len(1 << 16)?;
         let mut watches = Vec::with_capacity(n);
         for _ in 0..n {

@@ -417,7 +417,7 @@ fn state_from_another_version() {
         &["run", &a, "--frames", "1", "--load-state", &old],
         "old.state",
         &[
-            "save state version 5 was written by an older build (this build reads version 7 only)",
+            "save state version 5 was written by an older build (this build reads version 8 only)",
             "make the state again",
         ],
     );

@@ -19,7 +19,7 @@ pub fn rom() -> &'static [u8] {
 pub const SCENE_FRAMES: u64 = 32;
 
 /// The scenes in the order the ROM shows them (`scene_setups` in `src/asm/scenes.s`).
-pub const SCENES: [&str; 13] = [
+pub const SCENES: [&str; 14] = [
     "planes_full_scroll",
     "line_hscroll_2cell_vscroll",
     "cell_hscroll",
@@ -33,6 +33,7 @@ pub const SCENES: [&str; 13] = [
     "pad",
     "timing_readouts",
     "irq_latency",
+    "z80_vdp_writes",
 ];
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! display. Slot positions (master clocks from the line start used by the scheduler) follow
 //! Nemesis's slot maps for H32 (16 external slots) and H40 (18); a VRAM write takes two slots
 //! (byte-wide VRAM), CRAM/VSRAM one. With the FIFO full the 68000 waits (Chaos Engine, Double
-//! Clutch and Sol-Deace rely on it).
+//! Clutch and Sol-Deace rely on it). The hardware timing profile adds what Nemesis's
+//! VDPFIFOTesting measures beyond that: data-port reads wait for the FIFO to drain
+//! (`Vdp::read_ready_at`) and short bus DMAs go through it (`System::bus_dma_through_fifo`).
 
 use crate::clock::MCLK_PER_LINE;
 
@@ -130,6 +132,18 @@ impl Fifo {
         slot = (slot + usize::from(self.byte_access)).min(slots.len() - 1);
         self.drain_at[self.index] = line_start + slots[slot] as u64;
         resume
+    }
+
+    /// The first external slot after the newest entry has drained (the FIFO is then empty).
+    pub fn slot_after_drain(&self, line_start: u64, h40: bool) -> u64 {
+        let newest = self.drain_at[(self.index + 3) & 3];
+        let slots: &[u32] = if h40 { &SLOTS_H40 } else { &SLOTS_H32 };
+        let rel = newest.saturating_sub(line_start);
+        match slots.iter().find(|&&s| rel < s as u64) {
+            Some(&s) => line_start + s as u64,
+            // Past the table (a drain more than a line ahead): the drain itself.
+            None => newest,
+        }
     }
 
     /// Rebases the drain times when a new frame starts counting (not needed with absolute

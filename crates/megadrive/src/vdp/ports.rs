@@ -158,6 +158,25 @@ impl Vdp {
         self.addr = self.addr.wrapping_add(self.regs[15] as u16);
     }
 
+    /// When a data-port read made at `now` can complete on hardware: the VDP serves a read
+    /// only after every pending write has left the FIFO, in the next external slot (reads and
+    /// writes share the slots of Nemesis's slot maps). Nemesis's VDPFIFOTesting, test 16
+    /// "FIFO Wait States", sub-test 7: after six VRAM writes, a read command and a data-port
+    /// read, every status read shows the FIFO empty (the hardware's recorded results);
+    /// Genesis Plus GX returns at once and shows it partly full. `cpu_edge`: as in
+    /// [`Vdp::write_data`].
+    pub fn read_ready_at(&self, now: u64, cpu_edge: bool) -> u64 {
+        if self.in_vblank() || !self.display_enabled() || self.fifo.is_empty_at(now) {
+            return now;
+        }
+        let ready = self.fifo.slot_after_drain(self.line_start, self.h40());
+        if cpu_edge {
+            let rel = ready.saturating_sub(self.frame_start);
+            return self.frame_start + rel.div_ceil(7) * 7;
+        }
+        ready
+    }
+
     /// A word read from the data port.
     pub fn read_data(&mut self) -> u16 {
         self.pending = false;
@@ -254,6 +273,27 @@ impl Vdp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_data_read_waits_for_the_fifo_to_drain_in_active_display() {
+        use crate::vdp::fifo::SLOTS_H40;
+        let mut v = Vdp::new(false);
+        v.regs[1] = 0x44; // display on, mode 5
+        v.regs[12] = 0x81; // H40
+        v.write_control(0x4000, 0);
+        v.write_control(0x0000, 0);
+        for _ in 0..4 {
+            v.write_data(0, 0, false);
+        }
+        // Four VRAM words leave at the 2nd, 4th, 6th and 8th slots; the read takes the 9th.
+        assert_eq!(v.fifo.drain_at.iter().max(), Some(&(SLOTS_H40[7] as u64)));
+        assert_eq!(v.read_ready_at(0, false), SLOTS_H40[8] as u64);
+        // Once the FIFO is empty, or in vertical blank, the read is served at once.
+        let later = SLOTS_H40[7] as u64;
+        assert_eq!(v.read_ready_at(later, false), later);
+        v.status |= status::VBLANK;
+        assert_eq!(v.read_ready_at(0, false), 0);
+    }
 
     #[test]
     fn a_register_write_keeps_the_fifo_at_vram_speed() {

@@ -3,7 +3,7 @@
 | started). The order here is the order on screen; crates/testrom/goldens/manifest.json
 | names them with the same numbers.
 
-        .equ    NUM_SCENES, 13
+        .equ    NUM_SCENES, 14
 
 scene_setups:
         dc.l    sc_planes_setup         | 0
@@ -19,6 +19,7 @@ scene_setups:
         dc.l    sc_pad_setup            | 10
         dc.l    sc_readouts_setup       | 11
         dc.l    sc_irq_setup            | 12
+        dc.l    sc_z80w_setup           | 13
 scene_frames:
         dc.l    sc_planes_frame
         dc.l    frame_none
@@ -32,6 +33,7 @@ scene_frames:
         dc.l    frame_none
         dc.l    sc_pad_frame
         dc.l    sc_readouts_frame
+        dc.l    frame_none
         dc.l    frame_none
 
 frame_none:
@@ -747,3 +749,153 @@ probe_irq_h_v_2:
         move.b  d1, d0
         move.w  d0, probe_hv2_n
         rts
+
+| Scene 13: the Z80 writing the VDP and the PSG at $7F00-$7F11, and two FIFO probes.
+| The Z80's writes are byte-wide; the VDP takes each as a word with the byte in both halves
+| (genvdp.txt, "Z80 access"), so a control byte $A7 is the register write $A7A7 (reg 7 =
+| $A7: backdrop palette 2 colour 7), $CE then $00 is the CRAM write command $CECE $0000
+| (CRAM address $CE: palette 2 colour 7), a data byte $0E writes the colour $0E0E (magenta),
+| $40 then $03 is the VRAM write command $4040 $0303 ($C040: plane A row 0 column 32) and the
+| data bytes $20, $28, $10, $08 write the cells $2020 (digit 0, palette 1), $2828 (digit 8,
+| palette 1), $1010 (the gradient, v-flipped) and $0808 (solid colour 8, h-flipped). It then
+| sets PSG channel 0's tone to $0FE and its attenuation to 15 through $7F11 and leaves $A5
+| at $1100. The FIFO probes run with the display on, in active lines, interrupts masked:
+| 1. six VRAM writes, a VRAM read command and a data-port read, then a status read: on
+|    hardware the read waits until the writes have drained (Nemesis's VDPFIFOTesting, test
+|    16, sub-test 7: from then on the status shows the FIFO empty); the word read is the
+|    first one written ($1111).
+| 2. a 68000 > VRAM DMA of 8 words, then a status read: on hardware the 68000 gets its bus
+|    back when the last word is in the FIFO, which is then full (sub-test 9).
+| Readouts (rows 0-3): the Z80's marker, the word read, and both statuses masked to the
+| FIFO and DMA bits ($0302). What the statuses show in the hardware timing profile is
+| checked by crates/testrom/tests/z80_vdp_writes.rs; the golden (Genesis Plus GX) pins the
+| Genesis Plus GX 1.7 profile.
+sc_z80w_setup:
+        move.w  #0x2700, sr
+        clr.b   hint_active
+        bsr     scene_begin
+        move.w  #0x2700, sr
+        bsr     probe_z80_vdp_write
+        bsr     probe_fifo
+        move.w  #0x2000, sr
+        lea     z80w_readouts, a1
+        moveq   #0, d3
+1:      movea.l (a1)+, a0
+        move.w  (a0), d1
+        cmpi.w  #2, d3
+        blo.s   2f
+        andi.w  #0x0302, d1
+2:      bsr     readout_at
+        addq.w  #1, d3
+        cmpi.w  #4, d3
+        bne.s   1b
+        bra     display_on
+
+z80w_readouts:
+        dc.l    probe_z80w, probe_rd_data, probe_rd_status, probe_dma_status
+
+z80_vdp_write_program:
+        dc.b    0x3E, 0xA7          | ld a, $A7
+        dc.b    0x32, 0x04, 0x7F    | ld ($7F04), a     reg 7 = $A7
+        dc.b    0x3E, 0xCE          | ld a, $CE
+        dc.b    0x32, 0x04, 0x7F    | ld ($7F04), a     CRAM write $CE ...
+        dc.b    0xAF                | xor a
+        dc.b    0x32, 0x04, 0x7F    | ld ($7F04), a     ... second word $0000
+        dc.b    0x3E, 0x0E          | ld a, $0E
+        dc.b    0x32, 0x00, 0x7F    | ld ($7F00), a     colour $0E0E
+        dc.b    0x3E, 0x40          | ld a, $40
+        dc.b    0x32, 0x04, 0x7F    | ld ($7F04), a     VRAM write $C040 ...
+        dc.b    0x3E, 0x03          | ld a, $03
+        dc.b    0x32, 0x04, 0x7F    | ld ($7F04), a     ... second word $0303
+        dc.b    0x3E, 0x20          | ld a, $20
+        dc.b    0x32, 0x00, 0x7F    | ld ($7F00), a
+        dc.b    0x3E, 0x28          | ld a, $28
+        dc.b    0x32, 0x01, 0x7F    | ld ($7F01), a     (odd address: the same port)
+        dc.b    0x3E, 0x10          | ld a, $10
+        dc.b    0x32, 0x02, 0x7F    | ld ($7F02), a     (mirror)
+        dc.b    0x3E, 0x08          | ld a, $08
+        dc.b    0x32, 0x00, 0x7F    | ld ($7F00), a
+        dc.b    0x3E, 0x8E          | ld a, $8E
+        dc.b    0x32, 0x11, 0x7F    | ld ($7F11), a     PSG: channel 0 tone, low bits $E
+        dc.b    0x3E, 0x0F          | ld a, $0F
+        dc.b    0x32, 0x11, 0x7F    | ld ($7F11), a     PSG: tone high bits $0F
+        dc.b    0x3E, 0x9F          | ld a, $9F
+        dc.b    0x32, 0x11, 0x7F    | ld ($7F11), a     PSG: channel 0 attenuation 15
+        dc.b    0x3E, 0xA5          | ld a, $A5
+        dc.b    0x32, 0x00, 0x11    | ld ($1100), a
+        dc.b    0x18, 0xFE          | jr $
+z80_vdp_write_program_end:
+        .balign 2
+
+probe_z80_vdp_write:
+        move.w  #0x0100, Z80_BUSREQ
+        move.w  #0x0100, Z80_RESET
+1:      btst    #0, Z80_BUSREQ
+        bne.s   1b
+        lea     z80_vdp_write_program, a0
+        lea     0xA00000, a1
+        moveq   #(z80_vdp_write_program_end - z80_vdp_write_program) - 1, d0
+2:      move.b  (a0)+, (a1)+
+        dbra    d0, 2b
+        move.b  #0x5A, 0xA01100
+        | A reset pulse with the bus released starts the program at address 0; the 68000
+        | leaves the VDP alone meanwhile (the command latch is shared).
+        move.w  #0x0000, Z80_RESET
+        move.w  #0x0000, Z80_BUSREQ
+        moveq   #10, d0
+3:      dbra    d0, 3b
+        move.w  #0x0100, Z80_RESET
+        move.w  #600, d0
+4:      dbra    d0, 4b
+        move.w  #0x0100, Z80_BUSREQ
+5:      btst    #0, Z80_BUSREQ
+        bne.s   5b
+        moveq   #0, d0
+        move.b  0xA01100, d0
+        move.w  d0, probe_z80w
+        move.w  #0x0000, Z80_RESET      | held in reset again, as for every other scene
+        move.w  VDP_CTRL, d0            | a status read ends any half-written command
+        rts
+
+probe_fifo:
+        VDPREG  1, 0x54             | display on, V-int off, DMA on, mode 5
+1:      cmpi.b  #100, 0xC00008
+        bne.s   1b
+        VRAM_W  0x9000
+        move.w  #0x1111, VDP_DATA
+        move.w  #0x2222, VDP_DATA
+        move.w  #0x3333, VDP_DATA
+        move.w  #0x4444, VDP_DATA
+        move.w  #0x5555, VDP_DATA
+        move.w  #0x6666, VDP_DATA
+        move.l  #0x10000002, VDP_CTRL   | read VRAM $9000
+        move.w  VDP_DATA, d0
+        move.w  VDP_CTRL, d1
+        move.w  d0, probe_rd_data
+        move.w  d1, probe_rd_status
+2:      cmpi.b  #110, 0xC00008
+        bne.s   2b
+        moveq   #8, d1              | 8 words from dma_words (as dma_68k, inline so that
+        bsr     dma_length          | the status read follows the trigger at once)
+        lea     dma_words, a0
+        move.l  a0, d2
+        lsr.l   #1, d2
+        move.w  #0x9500, d3
+        move.b  d2, d3
+        move.w  d3, VDP_CTRL
+        lsr.l   #8, d2
+        move.w  #0x9600, d3
+        move.b  d2, d3
+        move.w  d3, VDP_CTRL
+        move.w  #0x9700, VDP_CTRL   | ROM below $20000: 68000 source, bits 23-17 zero
+        move.l  #(0x40000080 + (0x1000 << 16) + 2), dma_cmd    | VRAM $9000, DMA
+        move.w  dma_cmd, VDP_CTRL
+        move.w  dma_cmd + 2, VDP_CTRL
+        move.w  VDP_CTRL, d1
+        move.w  d1, probe_dma_status
+        VDPREG  1, 0x34             | display off again for the rest of the setup
+        rts
+
+        .balign 2
+dma_words:
+        dc.w    0x0101, 0x0202, 0x0303, 0x0404, 0x0505, 0x0606, 0x0707, 0x0808
