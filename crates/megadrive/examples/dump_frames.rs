@@ -8,19 +8,13 @@
 //! Per frame, little-endian: `u16 width, u16 height`, `width * height` RGB888 triples
 //! (`megadrive::vdp::render::to_rgb888`, the widening stable-retro applies to Genesis Plus
 //! GX's RGB565), then the 64 KiB of work RAM ($FF0000-$FFFFFF) in 68000 byte order.
-use megadrive::{Machine, Options, input_script};
+mod common;
+
+use megadrive::{Machine, Options};
 use std::io::Write;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: dump_frames ROM SCRIPT FRAMES");
-        std::process::exit(2);
-    }
-    let rom = std::fs::read(&args[1]).expect("ROM");
-    let script = std::fs::read_to_string(&args[2]).expect("script");
-    let frames: usize = args[3].parse().expect("frames");
-    let input = input_script::parse(&script).expect("script parses");
+    let common::RomScriptFrames { rom, input, frames } = common::rom_script_frames("dump_frames");
     let mut m = Machine::new(rom, Options::default()).expect("machine");
     m.run_frame();
     let stdout = std::io::stdout();
