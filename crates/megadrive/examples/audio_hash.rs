@@ -3,7 +3,9 @@
 //! its output bit-identical).
 //!
 //! `audio_hash ROM SCRIPT FRAMES`
-use megadrive::{Machine, Mode, Options, input_script};
+mod common;
+
+use megadrive::{Machine, Mode, Options};
 
 fn fnv(h: u64, bytes: &[u8]) -> u64 {
     bytes
@@ -12,15 +14,7 @@ fn fnv(h: u64, bytes: &[u8]) -> u64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: audio_hash ROM SCRIPT FRAMES");
-        std::process::exit(2);
-    }
-    let rom = std::fs::read(&args[1]).expect("ROM");
-    let script = std::fs::read_to_string(&args[2]).expect("script");
-    let frames: usize = args[3].parse().expect("frames");
-    let input = input_script::parse(&script).expect("script parses");
+    let common::RomScriptFrames { rom, input, frames } = common::rom_script_frames("audio_hash");
     let mut m = Machine::new(rom, Options::default()).expect("machine");
     m.set_mode(Mode::Full);
     let mut h = 0xcbf2_9ce4_8422_2325u64;

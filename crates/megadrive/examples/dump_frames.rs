@@ -9,20 +9,14 @@
 //! Per frame, little-endian: `u16 width, u16 height`, `width * height` RGB888 triples
 //! (`megadrive::vdp::render::to_rgb888`, the widening stable-retro applies to Genesis Plus
 //! GX's RGB565), then the 64 KiB of work RAM ($FF0000-$FFFFFF) in 68000 byte order.
-use megadrive::{Machine, Options, Timing, input_script};
+mod common;
+
+use megadrive::{Machine, Options, Timing};
 use std::io::Write;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let hardware = args.len() == 5 && args[4] == "hardware";
-    if args.len() != 4 && !hardware {
-        eprintln!("usage: dump_frames ROM SCRIPT FRAMES [hardware]");
-        std::process::exit(2);
-    }
-    let rom = std::fs::read(&args[1]).expect("ROM");
-    let script = std::fs::read_to_string(&args[2]).expect("script");
-    let frames: usize = args[3].parse().expect("frames");
-    let input = input_script::parse(&script).expect("script parses");
+    let (common::RomScriptFrames { rom, input, frames }, hardware) =
+        common::rom_script_frames_and_flag("dump_frames", Some("hardware"));
     let options = Options {
         timing: if hardware {
             Timing::HARDWARE

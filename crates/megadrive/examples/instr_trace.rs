@@ -3,18 +3,16 @@
 //! instruction about to run and the master clock since the frame started (an interrupt
 //! entry shows as a line with the interrupted PC).
 //! `instr_trace ROM A B [SCRIPT]`
+mod common;
+
 use megadrive::machine::RunStop;
-use megadrive::{Machine, Options, input_script};
+use megadrive::{Machine, Options};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let rom = std::fs::read(&args[1]).expect("ROM");
+    let rom = common::rom(&args[1]);
     let a: usize = args[2].parse().unwrap();
     let b: usize = args[3].parse().unwrap();
-    let input = match args.get(4) {
-        Some(path) => input_script::parse(&std::fs::read_to_string(path).expect("script"))
-            .expect("script parses"),
-        None => Vec::new(),
-    };
+    let input = args.get(4).map_or(Vec::new(), |path| common::script(path));
     let pad = |f: usize| input.get(f - 1).copied().unwrap_or(0);
     let mut m = Machine::new(rom, Options::default()).expect("machine");
     m.run_frame();

@@ -1,10 +1,12 @@
 //! Prints, after each frame: PC, how far the 68000 ran past the frame end (master clocks) and
 //! Sonic 2's V-int counter, to line up against a reference emulator frame by frame.
 //! `pc_trace ROM FRAMES` (env LEAD=n runs n frames first, unnumbered).
+mod common;
+
 use megadrive::{Machine, Options};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let rom = std::fs::read(&args[1]).expect("ROM");
+    let rom = common::rom(&args[1]);
     let frames: u64 = args[2].parse().unwrap();
     let lead: u64 = std::env::var("LEAD")
         .ok()

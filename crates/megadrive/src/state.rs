@@ -643,6 +643,17 @@ impl Machine {
         if v.active_lines > 240 || v.frame_height as usize > crate::vdp::MAX_HEIGHT {
             return Err(r.invalid("VDP geometry"));
         }
+        // A line past the frame's last one never ends the frame (`Machine::run` ends it when
+        // the count reaches the frame's lines, so it runs on to the 16-bit count's wrap), and
+        // no DMA is longer than its 16-bit length register (0 = 65,536 words): a state with
+        // both ran 64,000 lines of a bus DMA that held the 68000 past every deadline
+        // (save-state fuzz finding: `fuzz/regressions/save_state-timeout-75c56370.edits`).
+        if self.frame_line >= v.lines_per_frame() {
+            return Err(r.invalid("scheduler line past the frame's last line"));
+        }
+        if v.dma.length > 0x1_0000 {
+            return Err(r.invalid("DMA length above 65,536 words (its register is 16 bits)"));
+        }
         if !self.clocks_in_step() {
             return Err(r.invalid(
                 "clocks out of step (the scheduler, Z80 or VDP clock is more than 16 frames \

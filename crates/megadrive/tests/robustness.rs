@@ -201,6 +201,51 @@ fn a_state_with_clocks_out_of_step_is_refused() {
     assert!(err.to_string().contains("clocks out of step"), "{err}");
 }
 
+/// Fuzz finding (`fuzz/regressions/save_state-timeout-75c56370.edits`, state version 7): an
+/// edited state with its scheduler on line 1,536 of a 262-line frame and a 68000-to-CRAM DMA of
+/// 3,724,541,952 words loaded, and the fuzz target's 16 lines ran 64,262 lines (the DMA held the
+/// 68000 past each line's end, and the frame never ended before the line count wrapped): 0.2 s
+/// in release, over libFuzzer's 10 s instrumented on the loaded machine. Both are refused now.
+#[test]
+fn the_save_state_input_on_line_1536_is_refused() {
+    let input = include_bytes!("../../../fuzz/regressions/save_state-timeout-75c56370.edits");
+    let (mut m, state) = fuzz_edited_state(input);
+    let err = m.load_state(&state).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("scheduler line past the frame's last line"),
+        "{err}"
+    );
+}
+
+/// A state whose scheduler line lies past the frame's last line, or whose DMA is longer than the
+/// 16-bit length register allows, is refused (the finding above).
+#[test]
+fn a_state_past_the_frame_or_with_an_impossible_dma_is_refused() {
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    m.run_frame();
+    let mut past = m.clone();
+    past.frame_line = past.bus.sys.vdp.lines_per_frame();
+    let err = m.load_state(&past.save_state()).unwrap_err();
+    assert!(
+        err.to_string().contains("past the frame's last line"),
+        "{err}"
+    );
+    let mut last = m.clone();
+    last.frame_line = last.bus.sys.vdp.lines_per_frame() - 1;
+    m.clone().load_state(&last.save_state()).unwrap();
+    let mut dma = m.clone();
+    dma.bus.sys.vdp.dma.length = 0x1_0001;
+    let err = m.load_state(&dma.save_state()).unwrap_err();
+    assert!(
+        err.to_string().contains("DMA length above 65,536 words"),
+        "{err}"
+    );
+    dma.bus.sys.vdp.dma.length = 0x1_0000;
+    m.clone().load_state(&dma.save_state()).unwrap();
+}
+
 #[test]
 fn watch_stops_at_the_write() {
     // Program: move.b #8,($FFF62A).w ; bra.s *

@@ -442,6 +442,31 @@ fn bad_gmv_truncated_frame() {
     );
 }
 
+/// One frame more than an input script may hold (`padscript::MAX_SCRIPT_FRAMES`), in either
+/// format: refused, not held in memory as a script no command could use.
+#[test]
+fn bad_longer_than_a_script_may_be() {
+    let frames = padscript::MAX_SCRIPT_FRAMES + 1;
+    let line = "|..|............|............|\n";
+    let mut log = String::with_capacity(KEY.len() + 1 + line.len() * frames);
+    log.push_str(KEY);
+    log.push('\n');
+    for _ in 0..frames {
+        log.push_str(line);
+    }
+    assert_eq!(
+        err(&bk2_with(HEADER, &log), None),
+        "Input Log.txt line 1048578 (frame 1048577): more than the 1048576 frames an input \
+         script may hold"
+    );
+    let mut g = gmv_header(b'A', b'3', b'3', 0, "");
+    g.resize(64 + 3 * frames, 0xFF);
+    assert_eq!(
+        err(&g, None),
+        "1048577 frames, more than the 1048576 an input script may hold"
+    );
+}
+
 #[test]
 fn bad_gmv_pad_type() {
     let g = gmv_header(b'A', b'3', b'4', 0, "");

@@ -180,42 +180,19 @@ fn model_on_extracted_terrain_matches_the_game() {
 /// frame and every collision layer.
 #[test]
 fn committed_terrain_scenarios_match_the_game() {
-    let roms = common::available_roms();
-    let Some((path, _)) = roms.iter().find(|(_, k)| k.id == "revb").or(roms.first()) else {
-        println!(
-            "{}",
-            common::skip_message("committed_terrain_scenarios_match_the_game")
-        );
+    let Some((_, _, acts)) = common::emerald_hill("committed_terrain_scenarios_match_the_game", "")
+    else {
         return;
     };
-    let rom = store::read_rom(path).unwrap();
-    let boot = Game::boot(&rom).unwrap();
-    let acts = [boot.in_act(0).unwrap(), boot.in_act(1).unwrap()];
-    let terrains = [
-        acts[0].read_terrain(&rom).unwrap(),
-        acts[1].read_terrain(&rom).unwrap(),
-    ];
-    let dir = common::traces_dir().join("terrain");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".scenario.json"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 8,
-        "{} scenarios in {}",
-        files.len(),
-        dir.display()
-    );
+    let files = common::terrain_files(".scenario.json", 8);
     let mut bad = Vec::new();
     for f in &files {
         let AnyScenario::Terrain(sc) = AnyScenario::load(f).unwrap() else {
             panic!("{}: not a terrain scenario", f.display());
         };
-        let a = sc.act as usize;
-        let (g, gl) = acts[a].run_terrain_with_layers(&sc).unwrap();
-        let (m, ml) = run_terrain_scenario_with_layers(&sc, &terrains[a]);
+        let (game, terrain) = &acts.acts[sc.act as usize];
+        let (g, gl) = game.run_terrain_with_layers(&sc).unwrap();
+        let (m, ml) = run_terrain_scenario_with_layers(&sc, terrain);
         let d = diff(&g, &m);
         println!(
             "{}: {} frames, stop {:?}, equal: {}, layers equal: {}",

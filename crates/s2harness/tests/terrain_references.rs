@@ -5,26 +5,12 @@
 
 mod common;
 
-use s2harness::game::Game;
-use s2harness::store;
 use s2model::terrain_scenario::{AnyScenario, run_terrain_scenario};
 use s2model::trace::{Trace, diff};
 
 #[test]
 fn mame_terrain_references_equal_the_emulator_and_the_model() {
-    let dir = common::traces_dir().join("terrain");
-    let mut refs: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".trace.jsonl.gz"))
-        .collect();
-    refs.sort();
-    assert!(
-        refs.len() >= 5,
-        "{} references in {}",
-        refs.len(),
-        dir.display()
-    );
+    let refs = common::terrain_files(".trace.jsonl.gz", 5);
     // Readable without a ROM: every reference is a MAME recording carrying the layer fields.
     let mut loaded = Vec::new();
     for r in &refs {
@@ -46,27 +32,18 @@ fn mame_terrain_references_equal_the_emulator_and_the_model() {
         };
         loaded.push((sc, t));
     }
-    let roms = common::available_roms();
-    let Some((path, known)) = roms.first() else {
-        println!(
-            "{} (the emulator runs the game, and the model needs the act's terrain from the ROM)",
-            common::skip_message("mame_terrain_references_equal_the_emulator_and_the_model")
-        );
+    let Some((known, _, acts)) = common::emerald_hill(
+        "mame_terrain_references_equal_the_emulator_and_the_model",
+        " (the emulator runs the game, and the model needs the act's terrain from the ROM)",
+    ) else {
         return;
     };
-    let rom = store::read_rom(path).unwrap();
-    let boot = Game::boot(&rom).unwrap();
-    let acts = [boot.in_act(0).unwrap(), boot.in_act(1).unwrap()];
-    let terrains = [
-        acts[0].read_terrain(&rom).unwrap(),
-        acts[1].read_terrain(&rom).unwrap(),
-    ];
     let mut bad = Vec::new();
     let mut frames = 0;
     for (sc, reference) in &loaded {
-        let a = sc.act as usize;
-        let game = acts[a].run_terrain(sc).unwrap();
-        let model = run_terrain_scenario(sc, &terrains[a]);
+        let (game, terrain) = &acts.acts[sc.act as usize];
+        let game = game.run_terrain(sc).unwrap();
+        let model = run_terrain_scenario(sc, terrain);
         frames += reference.frames.len();
         for (who, t) in [("emulator", &game), ("model", &model)] {
             let d = diff(reference, t);

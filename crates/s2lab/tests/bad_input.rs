@@ -3,54 +3,10 @@
 //! `check` is given a ROM that does not exist, so its rows pass only if the input is refused
 //! before the ROM is even looked at (no boot for a typo).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn s2lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_s2lab"))
-        .args(args)
-        .env_remove("S2_ROM")
-        .output()
-        .expect("s2lab runs")
-}
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("s2lab-bad-input-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn file(name: &str, bytes: impl AsRef<[u8]>) -> String {
-    // Whole or not at all: tests run in parallel and some share a file.
-    let p = dir().join(name);
-    let tmp = dir().join(format!(".{name}.{:?}", std::thread::current().id()));
-    std::fs::write(&tmp, bytes).unwrap();
-    std::fs::rename(&tmp, &p).unwrap();
-    p.to_str().unwrap().to_string()
-}
-
-/// Runs and expects exit code 2, an error naming `name` exactly once, and `wanted` in it.
-fn refused(args: &[&str], name: &str, wanted: &[&str]) -> String {
-    let out = s2lab(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.matches(name).count(), 1, "{name} not named once: {err}");
-    for w in wanted {
-        assert!(err.contains(w), "{args:?}: wanted {w:?} in: {err}");
-    }
-    err
-}
-
-/// A tiny cartridge: vectors, "SEGA" header, `bra.s *` at $200.
-fn cartridge() -> Vec<u8> {
-    let mut rom = vec![0u8; 0x1000];
-    rom[0..4].copy_from_slice(&0x00FF_FE00u32.to_be_bytes());
-    rom[4..8].copy_from_slice(&0x0000_0200u32.to_be_bytes());
-    rom[0x100..0x110].copy_from_slice(b"SEGA MEGA DRIVE ");
-    rom[0x200..0x202].copy_from_slice(&[0x60, 0xFE]);
-    rom
-}
+mod common;
+use common::{assert_refused, cartridge, dir, file, refused, s2lab};
 
 // ---- ROMs ----------------------------------------------------------------------------------
 
@@ -591,13 +547,7 @@ fn play_refused(args: &[&str], name: &str, wanted: &[&str]) {
         .env("XDG_DATA_HOME", dir().join("data"))
         .output()
         .expect("s2lab runs");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.matches(name).count(), 1, "{name} not named once: {err}");
-    for w in wanted {
-        assert!(err.contains(w), "{args:?}: wanted {w:?} in: {err}");
-    }
+    assert_refused(&out, args, name, wanted);
 }
 
 #[test]

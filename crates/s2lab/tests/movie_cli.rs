@@ -3,40 +3,8 @@
 //! docs/errors.md, "Movies"; the parser's own tests are `crates/movie/tests/formats.rs`).
 //! Also `run --wav`'s options.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn s2lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_s2lab"))
-        .args(args)
-        .env_remove("S2_ROM")
-        .output()
-        .expect("s2lab runs")
-}
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("s2lab-movie-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn file(name: &str, bytes: impl AsRef<[u8]>) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.to_str().unwrap().to_string()
-}
-
-/// Runs and expects exit code 2, an error naming `name` exactly once, and `wanted` in it.
-fn refused(args: &[&str], name: &str, wanted: &[&str]) {
-    let out = s2lab(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.matches(name).count(), 1, "{name} not named once: {err}");
-    for w in wanted {
-        assert!(err.contains(w), "{args:?}: wanted {w:?} in: {err}");
-    }
-}
+mod common;
+use common::{cartridge, dir, file, refused, s2lab};
 
 #[test]
 fn exported_bk2_imports_back_to_the_same_script() {
@@ -165,16 +133,6 @@ fn movie_export_unknown_revision() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision \"revz\""));
-}
-
-/// A tiny cartridge: vectors, "SEGA" header, `bra.s *` at $200.
-fn cartridge() -> Vec<u8> {
-    let mut rom = vec![0u8; 0x1000];
-    rom[0..4].copy_from_slice(&0x00FF_FE00u32.to_be_bytes());
-    rom[4..8].copy_from_slice(&0x0000_0200u32.to_be_bytes());
-    rom[0x100..0x110].copy_from_slice(b"SEGA MEGA DRIVE ");
-    rom[0x200..0x202].copy_from_slice(&[0x60, 0xFE]);
-    rom
 }
 
 #[test]

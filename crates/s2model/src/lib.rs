@@ -26,6 +26,7 @@ pub mod level;
 pub mod path_swap;
 pub mod roll;
 pub mod scenario;
+mod scenario_json;
 pub mod script;
 pub mod spindash;
 pub mod stage;

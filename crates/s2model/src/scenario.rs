@@ -2,7 +2,8 @@
 //! [`run_scenario`], which runs the model with the stop conditions and produces a trace.
 
 use crate::frame::step;
-use crate::script::{format_buttons, parse_script};
+use crate::scenario_json;
+use crate::script::format_buttons;
 use crate::stage::{CellRect, DEFAULT_BLOCK, STAGE_CELLS_X, STAGE_CELLS_Y, Stage};
 use crate::state::{FIELDS, SonicState, routine};
 use crate::trace::{Trace, TraceFrame, TraceHeader};
@@ -108,12 +109,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn err(&self, at: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError::Invalid {
-            origin: self.origin.to_string(),
-            at: at.into(),
-            message: message.into(),
-        }
+    fn err(&self, at: impl AsRef<str>, message: impl Into<String>) -> ScenarioError {
+        scenario_json::invalid(self.origin, at.as_ref(), message)
     }
 
     fn uint(&self, v: &Value, at: &str, max: u64) -> Result<u64, ScenarioError> {
@@ -128,12 +125,8 @@ impl Ctx<'_> {
 impl Scenario {
     /// Read a scenario file; an `input_file` is read relative to the scenario's directory.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            path: path.to_path_buf(),
-            err: e,
-        })?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        Self::parse(&text, &path.display().to_string(), Some(dir))
+        let (text, origin, dir) = scenario_json::read(path)?;
+        Self::parse(&text, &origin, Some(dir))
     }
 
     /// Parse scenario JSON. `origin` names the source in errors; `base_dir` resolves `input_file`
@@ -144,11 +137,7 @@ impl Scenario {
         base_dir: Option<&Path>,
     ) -> Result<Scenario, ScenarioError> {
         let cx = Ctx { origin };
-        let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-            origin: origin.to_string(),
-            err: e,
-        })?;
-        let Value::Object(obj) = v else {
+        let Value::Object(obj) = scenario_json::json(text, origin)? else {
             return Err(cx.err("(top level)", "expected a JSON object"));
         };
         cx.known_keys(&obj, "", TOP_KEYS)?;
@@ -158,11 +147,7 @@ impl Scenario {
             Some(f) if f.as_u64() == Some(1) => {}
             Some(f) => return Err(cx.err("format", format!("unsupported format {f} (expected 1)"))),
         }
-        let name = match get(&obj, "name") {
-            Some(Value::String(s)) => s,
-            Some(v) => return Err(cx.err("name", format!("expected a string, got {v}"))),
-            None => return Err(cx.err("name", "missing")),
-        };
+        let name = scenario_json::name(&obj, origin)?;
         let stage = match get(&obj, "stage") {
             Some(Value::Object(o)) => o,
             Some(v) => return Err(cx.err("stage", format!("expected an object, got {v}"))),
@@ -247,60 +232,15 @@ impl Scenario {
                 format!("({x}, {y}) is outside the act ({act_w} x {act_h} pixels)"),
             ));
         }
-        let facing_left = match sonic.get("facing") {
-            None => false,
-            Some(Value::String(s)) if s == "right" => false,
-            Some(Value::String(s)) if s == "left" => true,
-            Some(v) => {
-                return Err(cx.err(
-                    "sonic.facing",
-                    format!("expected \"left\" or \"right\", got {v}"),
-                ));
-            }
-        };
-        let input = match (get(&obj, "input"), get(&obj, "input_file")) {
-            (Some(_), Some(_)) => {
-                return Err(cx.err("input", "give either 'input' or 'input_file', not both"));
-            }
-            (Some(Value::String(s)), None) => {
-                parse_script(&s).map_err(|e| ScenarioError::Script {
-                    origin: origin.to_string(),
-                    at: "input".into(),
-                    err: e,
-                })?
-            }
-            (Some(v), None) => return Err(cx.err("input", format!("expected a string, got {v}"))),
-            (None, Some(Value::String(f))) => {
-                let Some(dir) = base_dir else {
-                    return Err(cx.err("input_file", "no directory to resolve it against"));
-                };
-                let p = dir.join(&f);
-                let text = std::fs::read_to_string(&p).map_err(|e| ScenarioError::Io {
-                    path: p.clone(),
-                    err: e,
-                })?;
-                parse_script(&text).map_err(|e| ScenarioError::Script {
-                    origin: origin.to_string(),
-                    at: p.display().to_string(),
-                    err: e,
-                })?
-            }
-            (None, Some(v)) => {
-                return Err(cx.err("input_file", format!("expected a string, got {v}")));
-            }
-            (None, None) => return Err(cx.err("input", "missing ('input' or 'input_file')")),
-        };
+        let facing_left = scenario_json::facing_left(&sonic, origin)?;
+        let input = scenario_json::input(&obj, origin, base_dir)?;
         let frames = match get(&obj, "frames") {
             None => None,
             Some(v) => {
                 Some(cx.uint(&v, "frames", crate::script::MAX_SCRIPT_FRAMES as u64)? as usize)
             }
         };
-        let note = match get(&obj, "note") {
-            None => None,
-            Some(Value::String(s)) => Some(s),
-            Some(v) => return Err(cx.err("note", format!("expected a string, got {v}"))),
-        };
+        let note = scenario_json::note(&obj, origin)?;
         Ok(Scenario {
             name,
             block,

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use crate::frame::step;
 use crate::path_swap::Swappers;
 use crate::scenario::{Scenario, ScenarioError, Stop, stop_after_frame};
-use crate::script::{format_buttons, parse_script};
+use crate::scenario_json::{self, invalid};
+use crate::script::format_buttons;
 use crate::state::{SonicState, status};
 use crate::terrain::Terrain;
 use crate::trace::{Trace, TraceFrame, TraceHeader, field_names};
@@ -60,12 +61,8 @@ pub enum AnyScenario {
 impl AnyScenario {
     /// Read a scenario file of either format.
     pub fn load(path: &Path) -> Result<AnyScenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            path: path.to_path_buf(),
-            err: e,
-        })?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        Self::parse(&text, &path.display().to_string(), Some(dir))
+        let (text, origin, dir) = scenario_json::read(path)?;
+        Self::parse(&text, &origin, Some(dir))
     }
 
     /// Parse either format: format 2 goes to [`TerrainScenario::parse`], anything else to
@@ -75,23 +72,12 @@ impl AnyScenario {
         origin: &str,
         base_dir: Option<&Path>,
     ) -> Result<AnyScenario, ScenarioError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-            origin: origin.to_string(),
-            err: e,
-        })?;
+        let v = scenario_json::json(text, origin)?;
         if v.get("format").and_then(Value::as_u64) == Some(TERRAIN_FORMAT) {
             TerrainScenario::from_value(v, origin, base_dir).map(AnyScenario::Terrain)
         } else {
             Scenario::parse(text, origin, base_dir).map(AnyScenario::Built)
         }
-    }
-}
-
-fn invalid(origin: &str, at: &str, message: impl Into<String>) -> ScenarioError {
-    ScenarioError::Invalid {
-        origin: origin.to_string(),
-        at: at.to_string(),
-        message: message.into(),
     }
 }
 
@@ -120,10 +106,7 @@ impl TerrainScenario {
         origin: &str,
         base_dir: Option<&Path>,
     ) -> Result<TerrainScenario, ScenarioError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-            origin: origin.to_string(),
-            err: e,
-        })?;
+        let v = scenario_json::json(text, origin)?;
         Self::from_value(v, origin, base_dir)
     }
 
@@ -138,17 +121,7 @@ impl TerrainScenario {
         if obj.get("format").and_then(Value::as_u64) != Some(TERRAIN_FORMAT) {
             return Err(invalid(origin, "format", "expected 2"));
         }
-        let name = match obj.get("name") {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => {
-                return Err(invalid(
-                    origin,
-                    "name",
-                    format!("expected a string, got {v}"),
-                ));
-            }
-            None => return Err(invalid(origin, "name", "missing")),
-        };
+        let name = scenario_json::name(&obj, origin)?;
         let Some(Value::Object(stage)) = obj.get("stage") else {
             return Err(invalid(origin, "stage", "missing or not an object"));
         };
@@ -193,18 +166,7 @@ impl TerrainScenario {
             )
         };
         let (x_vel, y_vel, inertia) = (speed("x_vel")?, speed("y_vel")?, speed("inertia")?);
-        let facing_left = match sonic.get("facing") {
-            None => false,
-            Some(Value::String(s)) if s == "right" => false,
-            Some(Value::String(s)) if s == "left" => true,
-            Some(v) => {
-                return Err(invalid(
-                    origin,
-                    "sonic.facing",
-                    format!("expected \"left\" or \"right\", got {v}"),
-                ));
-            }
-        };
+        let facing_left = scenario_json::facing_left(sonic, origin)?;
         let in_air = match sonic.get("air") {
             None => false,
             Some(Value::Bool(b)) => *b,
@@ -216,52 +178,7 @@ impl TerrainScenario {
                 ));
             }
         };
-        let script_err = |at: String, e| ScenarioError::Script {
-            origin: origin.to_string(),
-            at,
-            err: e,
-        };
-        let input = match (obj.get("input"), obj.get("input_file")) {
-            (Some(Value::String(s)), None) => {
-                parse_script(s).map_err(|e| script_err("input".into(), e))?
-            }
-            (None, Some(Value::String(f))) => {
-                let Some(dir) = base_dir else {
-                    return Err(invalid(
-                        origin,
-                        "input_file",
-                        "no directory to resolve it against",
-                    ));
-                };
-                let p = dir.join(f);
-                let text = std::fs::read_to_string(&p).map_err(|e| ScenarioError::Io {
-                    path: p.clone(),
-                    err: e,
-                })?;
-                parse_script(&text).map_err(|e| script_err(p.display().to_string(), e))?
-            }
-            (Some(_), Some(_)) => {
-                return Err(invalid(
-                    origin,
-                    "input",
-                    "give either 'input' or 'input_file', not both",
-                ));
-            }
-            (Some(v), None) | (None, Some(v)) => {
-                return Err(invalid(
-                    origin,
-                    "input",
-                    format!("expected a string, got {v}"),
-                ));
-            }
-            (None, None) => {
-                return Err(invalid(
-                    origin,
-                    "input",
-                    "missing ('input' or 'input_file')",
-                ));
-            }
-        };
+        let input = scenario_json::input(&obj, origin, base_dir)?;
         let frames = int_in(
             &obj,
             "frames",
@@ -271,17 +188,7 @@ impl TerrainScenario {
             crate::script::MAX_SCRIPT_FRAMES as i64,
         )?
         .map(|n| n as usize);
-        let note = match obj.get("note") {
-            None => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(v) => {
-                return Err(invalid(
-                    origin,
-                    "note",
-                    format!("expected a string, got {v}"),
-                ));
-            }
-        };
+        let note = scenario_json::note(&obj, origin)?;
         Ok(TerrainScenario {
             name,
             zone,
@@ -495,5 +402,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("stage.zone"), "{e}");
+        let bad = EXAMPLE.replace("\"input\": \"R*30 RC .*20\"", "\"input_file\": 3");
+        let e = AnyScenario::parse(&bad, "f.json", None)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "f.json: input_file: expected a string, got 3");
     }
 }

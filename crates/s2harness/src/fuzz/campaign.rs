@@ -1,6 +1,7 @@
-//! The loop both kinds of campaign share (built stages, `run_campaign`; Emerald Hill's terrain,
-//! `terrain::run_terrain_campaign`): this shard's scenario indices handed out to worker threads
-//! until the count, the time or the stop-after limit, results kept in index order.
+//! What both kinds of campaign share (built stages, `run_campaign`; Emerald Hill's terrain,
+//! `terrain::run_terrain_campaign`): the loop that hands this shard's scenario indices out to
+//! worker threads until the count, the time or the stop-after limit, results kept in index
+//! order; then the shrinking of the first divergences and the campaign's summary.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -22,6 +23,19 @@ pub trait CampaignRun: Send {
     fn index(&self) -> u64;
     fn frames(&self) -> usize;
     fn tally(&self) -> Tally;
+}
+
+/// What a campaign found.
+#[derive(Clone, Debug)]
+pub struct Outcome<R, C> {
+    /// Every run, in index order.
+    pub runs: Vec<R>,
+    /// The divergences shrunk.
+    pub cases: Vec<C>,
+    pub frames: u64,
+    /// Wall time of the runs (before shrinking) and of the shrinking.
+    pub run_seconds: f64,
+    pub shrink_seconds: f64,
 }
 
 /// A worker thread's way of running scenario `index` (made once per thread: its own copy of
@@ -105,4 +119,39 @@ pub fn run_scenarios<'a, R: CampaignRun>(
         .filter(|r| r.index() <= cut)
         .collect();
     (runs, counts.into_inner().expect("no worker panicked"))
+}
+
+/// The campaign's summary once [`run_scenarios`] returned `ran` (call it at once: the time of the
+/// runs is taken here): the first `cfg.shrink` divergences in index order go to `shrink`, which
+/// says what it is doing through its second argument (the progress line's phase).
+pub fn shrink_divergences<R: CampaignRun, C>(
+    cfg: &FuzzConfig,
+    start: Instant,
+    ran: (Vec<R>, Progress),
+    progress: &(dyn Fn(&Progress) + Sync),
+    shrink: impl Fn(&R, &(dyn Fn(String) + Sync)) -> Option<C>,
+) -> Outcome<R, C> {
+    let (runs, base) = ran;
+    let run_seconds = start.elapsed().as_secs_f64();
+    let frames = runs.iter().map(|r| r.frames() as u64).sum();
+    let shrink_start = Instant::now();
+    let report = |phase: String| {
+        progress(&Progress {
+            seconds: start.elapsed().as_secs_f64(),
+            phase,
+            ..base.clone()
+        })
+    };
+    let diverged = runs.iter().filter(|r| r.tally() == Tally::Diverged);
+    let cases = diverged
+        .take(cfg.shrink)
+        .filter_map(|run| shrink(run, &report))
+        .collect();
+    Outcome {
+        runs,
+        cases,
+        frames,
+        run_seconds,
+        shrink_seconds: shrink_start.elapsed().as_secs_f64(),
+    }
 }

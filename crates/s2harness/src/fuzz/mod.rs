@@ -17,7 +17,7 @@ use s2model::{Scenario, diff, run_scenario};
 use crate::game::Game;
 use crate::report::{Detail, RunRecord, Status, first_difference_line};
 use crate::shard::Shard;
-use campaign::{CampaignRun, Tally, Worker, run_scenarios};
+use campaign::{CampaignRun, Outcome, Tally, Worker, run_scenarios, shrink_divergences};
 pub use generate::{Built, Kind};
 
 /// What a campaign runs.
@@ -166,16 +166,7 @@ pub struct Case {
 }
 
 /// What a campaign found.
-#[derive(Clone, Debug)]
-pub struct Campaign {
-    /// Every run, in index order.
-    pub runs: Vec<FuzzRun>,
-    pub cases: Vec<Case>,
-    pub frames: u64,
-    /// Wall time of the runs (before shrinking) and of the shrinking.
-    pub run_seconds: f64,
-    pub shrink_seconds: f64,
-}
+pub type Campaign = Outcome<FuzzRun, Case>;
 
 /// Runs `sc` in the game and in the model and compares them.
 pub fn evaluate(game: &Game, cfg: &FuzzConfig, sc: &Scenario) -> Verdict {
@@ -236,43 +227,24 @@ pub fn run_campaign(
             }
         })
     };
-    let (runs, base) = if kinds.is_empty() {
+    let ran = if kinds.is_empty() {
         (Vec::new(), Progress::default())
     } else {
         run_scenarios(cfg, start, "fuzzing", &make, progress)
     };
-    let run_seconds = start.elapsed().as_secs_f64();
-    let frames = runs.iter().map(|r| r.frames as u64).sum();
-
-    let shrink_start = Instant::now();
-    let mut cases = Vec::new();
-    let diverged = runs.iter().filter_map(|r| match &r.verdict {
-        Verdict::Diverged { diff, .. } => Some((r, diff)),
-        _ => None,
-    });
-    for (run, diff) in diverged.take(cfg.shrink) {
-        let report = |p: &shrink::Step| {
-            progress(&Progress {
-                seconds: start.elapsed().as_secs_f64(),
-                phase: format!(
-                    "shrinking {}: {} runs, {} blocks, {} frames",
-                    run.scenario.name,
-                    p.runs,
-                    p.scenario.solid.len(),
-                    p.scenario.input.len()
-                ),
-                ..base.clone()
-            })
+    shrink_divergences(cfg, start, ran, progress, |run, report| {
+        let Verdict::Diverged { diff, .. } = &run.verdict else {
+            return None;
         };
-        if let Some(case) = shrink::shrink(game, cfg, run.index, &run.scenario, diff, &report) {
-            cases.push(case);
-        }
-    }
-    Campaign {
-        runs,
-        cases,
-        frames,
-        run_seconds,
-        shrink_seconds: shrink_start.elapsed().as_secs_f64(),
-    }
+        let step = |p: &shrink::Step| {
+            report(format!(
+                "shrinking {}: {} runs, {} blocks, {} frames",
+                run.scenario.name,
+                p.runs,
+                p.scenario.solid.len(),
+                p.scenario.input.len()
+            ))
+        };
+        shrink::shrink(game, cfg, run.index, &run.scenario, diff, &step)
+    })
 }

@@ -16,7 +16,7 @@ use s2model::state::{FIELDS, status};
 use s2model::terrain_scenario::{TerrainScenario, event_line, run_terrain_scenario_with_layers};
 use s2model::trace::{DiffReport, Trace, diff};
 
-use super::campaign::{CampaignRun, Tally, Worker, run_scenarios};
+use super::campaign::{CampaignRun, Outcome, Tally, Worker, run_scenarios, shrink_divergences};
 use super::generate::{scenario_seed, script_frames};
 use super::shrink::{ddmin, flatten, segments};
 use super::{FuzzConfig, Progress, divergence_line};
@@ -297,14 +297,7 @@ pub struct TerrainCase {
 }
 
 /// What a terrain campaign found.
-#[derive(Clone, Debug)]
-pub struct TerrainCampaign {
-    pub runs: Vec<TerrainRun>,
-    pub cases: Vec<TerrainCase>,
-    pub frames: u64,
-    pub run_seconds: f64,
-    pub shrink_seconds: f64,
-}
+pub type TerrainCampaign = Outcome<TerrainRun, TerrainCase>;
 
 /// Runs a terrain campaign (`cfg.kinds` is not read; `cfg.planted_defect` has no terrain
 /// counterpart), then shrinks its first divergences. Same count, time, shard and stop rules as
@@ -334,39 +327,20 @@ pub fn run_terrain_campaign(
             }
         })
     };
-    let (runs, base) = run_scenarios(cfg, start, "fuzzing terrain", &make, progress);
-    let run_seconds = start.elapsed().as_secs_f64();
-    let frames = runs.iter().map(|r| r.frames as u64).sum();
-
-    let shrink_start = Instant::now();
-    let mut cases = Vec::new();
-    let diverged = runs.iter().filter_map(|r| match &r.verdict {
-        TerrainVerdict::Diverged { at, .. } => Some((r, at)),
-        _ => None,
-    });
-    for (run, at) in diverged.take(cfg.shrink) {
-        let report = |runs: usize, sc: &TerrainScenario| {
-            progress(&Progress {
-                seconds: start.elapsed().as_secs_f64(),
-                phase: format!(
-                    "shrinking {}: {runs} runs, {} frames",
-                    run.scenario.name,
-                    sc.input.len()
-                ),
-                ..base.clone()
-            })
+    let ran = run_scenarios(cfg, start, "fuzzing terrain", &make, progress);
+    shrink_divergences(cfg, start, ran, progress, |run, report| {
+        let TerrainVerdict::Diverged { at, .. } = &run.verdict else {
+            return None;
         };
-        if let Some(case) = shrink(acts, cfg.threads, run.index, &run.scenario, at, &report) {
-            cases.push(case);
-        }
-    }
-    TerrainCampaign {
-        runs,
-        cases,
-        frames,
-        run_seconds,
-        shrink_seconds: shrink_start.elapsed().as_secs_f64(),
-    }
+        let step = |runs: usize, sc: &TerrainScenario| {
+            report(format!(
+                "shrinking {}: {runs} runs, {} frames",
+                run.scenario.name,
+                sc.input.len()
+            ))
+        };
+        shrink(acts, cfg.threads, run.index, &run.scenario, at, &step)
+    })
 }
 
 /// Shrinks a diverging terrain scenario: the script cut after the divergence, then its segments
