@@ -59,6 +59,10 @@ pub struct Timing {
     /// waits until the FIFO has drained ([`crate::vdp::Vdp::read_ready_at`]), and a short
     /// bus DMA goes through the FIFO ([`System::bus_dma_through_fifo`]).
     pub hardware_vdp: bool,
+    /// A data-port write whose code selects no memory costs the 68000 2 master clocks more:
+    /// Genesis Plus GX's stand-in for unmeasured 68000 wait states ("Clue", "Microcosm";
+    /// `vdp_bus_w`, added in 2013, removed in February 2024), not a hardware behaviour.
+    pub gpgx17_invalid_write_delay: bool,
 }
 
 impl Timing {
@@ -75,6 +79,7 @@ impl Timing {
         fifo_resume_on_cpu_clock: false,
         gpgx17_status_read: true,
         hardware_vdp: false,
+        gpgx17_invalid_write_delay: true,
     };
     /// Genesis Plus GX as of 2024-2026 (refresh stalls, 7-clock Z80 bus accesses).
     pub const GPGX_2024: Timing = Timing {
@@ -89,6 +94,7 @@ impl Timing {
         fifo_resume_on_cpu_clock: true,
         gpgx17_status_read: false,
         hardware_vdp: false,
+        gpgx17_invalid_write_delay: false,
     };
     /// The hardware as documented and measured where it is known (the 68000 loses bus
     /// cycles to the Z80's bank-window reads, the FIFO's read wait), later Genesis Plus GX
@@ -360,12 +366,22 @@ impl System {
         match addr & 0x1C {
             0x00 => {
                 let at = self.access_time();
+                // Genesis Plus GX 1.7 charges 2 master clocks for a write with an invalid
+                // code (see `Timing::gpgx17_invalid_write_delay`); BlastEm's gen_test_hv
+                // writes eight such longwords to sync after its register write, and its
+                // HV samples move by one H unit without the charge.
+                let invalid_delay =
+                    if self.timing.gpgx17_invalid_write_delay && self.vdp.write_code_invalid() {
+                        2
+                    } else {
+                        0
+                    };
                 let (resume, effect) =
                     self.vdp
                         .write_data(value, at, self.timing.fifo_resume_on_cpu_clock);
                 // A full FIFO holds the write's bus cycle until `resume`; the instruction's
                 // clocks after that cycle follow it.
-                self.now = self.now.max(resume - (at - self.now));
+                self.now = self.now.max(resume - (at - self.now)) + invalid_delay;
                 if effect == PortEffect::StartDma {
                     self.dma_start(true);
                 }

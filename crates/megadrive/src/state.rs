@@ -307,6 +307,7 @@ impl Machine {
         w.bool(t.fifo_resume_on_cpu_clock);
         w.bool(t.gpgx17_status_read);
         w.bool(t.hardware_vdp);
+        w.bool(t.gpgx17_invalid_write_delay);
         w.u32(sys.watches.len() as u32);
         for wt in &sys.watches {
             w.u32(wt.addr);
@@ -508,6 +509,7 @@ impl Machine {
         sys.timing.fifo_resume_on_cpu_clock = r.bool()?;
         sys.timing.gpgx17_status_read = r.bool()?;
         sys.timing.hardware_vdp = r.bool()?;
+        sys.timing.gpgx17_invalid_write_delay = r.bool()?;
         let n = r.len(1 << 16)?;
         let mut watches = Vec::with_capacity(n);
         for _ in 0..n {

@@ -129,6 +129,16 @@ impl Vdp {
         (resume, PortEffect::None)
     }
 
+    /// Whether the code register selects no memory for a data-port write (a register write
+    /// leaves CD1-0 = 2, as after gen_test_hv's `move.l #$8A718014,(a1)`): the word is
+    /// dropped and only the address advances.
+    pub fn write_code_invalid(&self) -> bool {
+        !matches!(
+            self.code & 0x0F,
+            CODE_VRAM_WRITE | CODE_CRAM_WRITE | CODE_VSRAM_WRITE
+        )
+    }
+
     /// Writes a word to the memory the code register selects and advances the address.
     pub fn write_target(&mut self, value: u16) {
         self.fifo.push(value);
