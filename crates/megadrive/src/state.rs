@@ -577,6 +577,11 @@ impl Machine {
         let vol = r.bytes_exact(4)?;
         sys.psg.volume.copy_from_slice(&vol);
         sys.psg.latched = r.u8()?;
+        // Register 0-7 (channel, tone or volume): the chip indexes its channels with it
+        // (save-state fuzz finding: `fuzz/regressions/save_state-crash-9fdab285.edits`).
+        if sys.psg.latched > 7 {
+            return Err(r.invalid("PSG latched register above 7"));
+        }
         let synth = r.bytes(4096)?;
         let used = sys
             .ym

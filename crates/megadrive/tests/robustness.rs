@@ -246,6 +246,31 @@ fn a_state_past_the_frame_or_with_an_impossible_dma_is_refused() {
     m.clone().load_state(&dma.save_state()).unwrap();
 }
 
+/// Fuzz finding (`fuzz/regressions/save_state-crash-9fdab285.edits`, state version 7): an edited
+/// state whose PSG latched register was 33 (the chip has 8: 4 channels, tone or volume) loaded,
+/// and the Z80's next write to the PSG indexed channel 16 of 4 (a panic). Refused now.
+#[test]
+fn the_save_state_input_with_psg_register_33_is_refused() {
+    let input = include_bytes!("../../../fuzz/regressions/save_state-crash-9fdab285.edits");
+    let (mut m, state) = fuzz_edited_state(input);
+    let err = m.load_state(&state).unwrap_err();
+    assert!(
+        err.to_string().contains("PSG latched register above 7"),
+        "{err}"
+    );
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    let mut psg = m.clone();
+    psg.bus.sys.psg.latched = 7;
+    m.clone().load_state(&psg.save_state()).unwrap();
+    psg.bus.sys.psg.latched = 8;
+    let err = m.load_state(&psg.save_state()).unwrap_err();
+    assert!(
+        err.to_string().contains("PSG latched register above 7"),
+        "{err}"
+    );
+}
+
 #[test]
 fn watch_stops_at_the_write() {
     // Program: move.b #8,($FFF62A).w ; bra.s *
