@@ -23,6 +23,7 @@
 //! (4 bytes, 8 pixels) at a time. A busy H40 shadow/highlight frame (per-line scroll, window,
 //! 80 sprites) takes about 1 ms in a release build.
 
+mod cache;
 mod colour;
 mod compose;
 mod config;
@@ -74,6 +75,8 @@ pub struct Renderer {
     /// the start of the next one. Like Genesis Plus GX this carries over from the last line
     /// of one frame to the first of the next, and is left alone while the display is off.
     sprite_mask_armed: bool,
+    /// Derived from the VDP's memories, checked against them before each use.
+    cache: cache::Caches,
 }
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
@@ -111,7 +114,7 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = Config::decode(input.regs);
-        let palette = colour::line_palette(input.cram, cfg.full_palette);
+        let palette = *self.cache.palette(input.cram, cfg.full_palette);
         let backdrop = palette[cfg.backdrop];
         let width = cfg.width.min(out.len());
         if !cfg.display {
@@ -139,7 +142,9 @@ impl Renderer {
             &mut plane_a,
         );
         window::draw_window(&ctx, split.window.0, split.window.1, &mut plane_a);
-        let sprites = sprites::draw_sprites(&ctx, &mut self.sprite_mask_armed, &mut sprite_layer);
+        let order = self.cache.sprite_walk(&cfg, input.vram);
+        let sprites =
+            sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);
 
         let visible = MARGIN..MARGIN + width;
         compose::compose(
@@ -185,7 +190,9 @@ impl Renderer {
             line: line as u32,
             odd: odd_field,
         };
-        let sprites = sprites::evaluate_sprites(&ctx, &mut self.sprite_mask_armed, want_collision);
+        let order = self.cache.sprite_walk(&cfg, input.vram);
+        let sprites =
+            sprites::evaluate_sprites(&ctx, order, &mut self.sprite_mask_armed, want_collision);
         LineStatus {
             sprite_overflow: sprites.overflow,
             sprite_collision: sprites.collision,

@@ -19,6 +19,7 @@
 //! actually reads them from an internal copy of the table, updated on VRAM writes, and scans
 //! one line ahead. Both only matter if a game moves or rewrites the table mid-frame.
 
+use super::cache::Linked;
 use super::pattern::{draw_sprite_row, row_addr, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
@@ -68,10 +69,11 @@ struct LinePlan {
 /// pixel limit; on exit, whether this one did.
 pub(super) fn draw_sprites(
     ctx: &LineCtx<'_>,
+    order: &[Linked],
     mask_armed: &mut bool,
     buf: &mut LineBuf,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, mask_armed);
+    let plan = plan_line(ctx, order, mask_armed);
     let mut collision = false;
     for strip in &plan.strips[..plan.count] {
         collision |= draw_strip(ctx, strip, buf);
@@ -88,10 +90,11 @@ pub(super) fn draw_sprites(
 /// spans overlap: without an overlap no opaque pixel can land on another.
 pub(super) fn evaluate_sprites(
     ctx: &LineCtx<'_>,
+    order: &[Linked],
     mask_armed: &mut bool,
     want_collision: bool,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, mask_armed);
+    let plan = plan_line(ctx, order, mask_armed);
     let strips = &plan.strips[..plan.count];
     let mut collision = false;
     if want_collision && spans_overlap(strips) {
@@ -119,15 +122,12 @@ fn spans_overlap(strips: &[Strip]) -> bool {
     false
 }
 
-/// Scans the list and applies the limits and masking: which cells of which sprites the line
+/// Scans the list (`order`: the table's entries in link order, `cache::Caches::sprite_walk`)
+/// and applies the limits and masking: which cells of which sprites the line
 /// draws.
-fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
+fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> LinePlan {
     let cfg = ctx.cfg;
-    let (max_sprites, table_len, max_pixels) = if cfg.h40 {
-        (20, 80, 320)
-    } else {
-        (16, 64, 256)
-    };
+    let (max_sprites, max_pixels) = if cfg.h40 { (20, 320) } else { (16, 256) };
     let mut plan = LinePlan {
         strips: [Strip::default(); 20],
         count: 0,
@@ -137,33 +137,21 @@ fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
     // Scan: find this line's sprites in link order.
     let mut found = [Candidate::default(); 20];
     let mut count = 0;
-    let mut link = 0usize;
     let screen_line = ctx.line + 128;
-    for _ in 0..table_len {
-        let addr = cfg.sat_base + 8 * link;
-        let word0 = vram_word(ctx.vram, addr) as u32;
-        let word1 = vram_word(ctx.vram, addr + 2);
-        // Interlace mode 2 doubles the Y resolution (10-bit Y); in field lines the low bit
-        // selects nothing, like the vertical scroll.
-        let y = if cfg.interlace2 {
-            (word0 >> 1) & 0x1FF
-        } else {
-            word0 & 0x1FF
-        };
-        let size = (word1 >> 8) as u8 & 0x0F;
-        let height = 8 * ((size & 3) as u32 + 1);
-        let row = screen_line.wrapping_sub(y);
-        if screen_line >= y && row < height {
+    for entry in order {
+        // Above the sprite the subtraction wraps far past any height.
+        let row = screen_line.wrapping_sub(entry.y);
+        if row < entry.height {
             if count == max_sprites {
                 plan.overflow = true;
                 break;
             }
-            found[count] = Candidate { addr, row, size };
+            found[count] = Candidate {
+                addr: entry.addr,
+                row,
+                size: entry.size,
+            };
             count += 1;
-        }
-        link = (word1 & 0x7F) as usize;
-        if link == 0 || link >= table_len {
-            break;
         }
     }
 
