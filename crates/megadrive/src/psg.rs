@@ -160,14 +160,19 @@ impl Psg {
             self.counter[ch] = self.period(ch).max(1);
             self.flip[ch] = !self.flip[ch];
             if ch == 3 && self.flip[3] {
-                let fb = if self.tone[3] & 4 != 0 {
-                    (self.lfsr ^ (self.lfsr >> 3)) & 1
-                } else {
-                    self.lfsr & 1
-                };
-                self.lfsr = (self.lfsr >> 1) | (fb << 15);
+                self.shift_noise();
             }
         }
+    }
+
+    /// One shift of the noise register.
+    fn shift_noise(&mut self) {
+        let fb = if self.tone[3] & 4 != 0 {
+            (self.lfsr ^ (self.lfsr >> 3)) & 1
+        } else {
+            self.lfsr & 1
+        };
+        self.lfsr = (self.lfsr >> 1) | (fb << 15);
     }
 
     /// Runs the chip to the last counter step at or before `now`, appending a sample for each
@@ -194,8 +199,16 @@ impl Psg {
         let mut level = self.level() as i64;
         while self.synced_to + MCLK_PER_PSG_STEP <= now {
             let steps = (now - self.synced_to) / MCLK_PER_PSG_STEP;
-            let toggles: [bool; 4] =
-                std::array::from_fn(|ch| ch < 3 && self.tone[ch] <= 1 && self.counter[ch] <= 1);
+            // Likewise a muted noise channel reloading every step (mode 3 at channel 2's
+            // period 0 or 1): its register still shifts every second step.
+            let toggles: [bool; 4] = std::array::from_fn(|ch| {
+                self.counter[ch] <= 1
+                    && if ch < 3 {
+                        self.tone[ch] <= 1
+                    } else {
+                        self.volume[3] == 15 && self.period(3) <= 1
+                    }
+            });
             // A counter at 0 or 1 reloads on the next step, one at c > 1 on the c-th.
             let until_reload = (0..4)
                 .filter(|&ch| !toggles[ch])
@@ -209,6 +222,16 @@ impl Psg {
             // Steps in the run where no other channel reloads.
             let quiet = if run == until_reload { run - 1 } else { run };
             if quiet > 0 {
+                // The noise register shifts each time its flip-flop goes high.
+                let shifts = if toggles[3] {
+                    if self.flip[3] {
+                        quiet / 2
+                    } else {
+                        quiet.div_ceil(2)
+                    }
+                } else {
+                    0
+                };
                 let channels = self.counter.iter_mut().zip(&mut self.flip).zip(toggles);
                 for ((counter, flip), toggles) in channels {
                     if toggles {
@@ -217,6 +240,9 @@ impl Psg {
                     } else {
                         *counter -= quiet as u16;
                     }
+                }
+                for _ in 0..shifts {
+                    self.shift_noise();
                 }
             }
             if run == until_reload {
@@ -444,6 +470,9 @@ mod tests {
             let values = if x & 0x300 == 0 {
                 let ch = (x >> 10) as u8 % 3;
                 vec![0x80 | ch << 5 | (x >> 12) as u8 & 1, 0x00]
+            } else if x & 0x300 == 0x100 && x & 0x400 == 0 {
+                // Muted noise clocked by channel 2 (mode 3), white or periodic.
+                vec![0xFF, 0xE3 | (x >> 11) as u8 & 4]
             } else {
                 vec![(x & 0xFF) as u8]
             };

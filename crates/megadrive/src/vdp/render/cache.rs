@@ -23,13 +23,15 @@ impl PartialEq for Caches {
 
 impl Eq for Caches {}
 
-/// The line palette ([`colour::line_palette`]) for the CRAM and reg 0 bit 2 it was made from.
-/// CRAM changes a few times a frame at most (Sonic 2's water line), lines are 224 a frame.
+/// The line palette ([`colour::line_palette`]) for the CRAM, reg 0 bit 2 and backdrop (reg 7)
+/// it was made from, as the table `compose` reads. CRAM changes a few times a frame at most
+/// (Sonic 2's water line), lines are 224 a frame.
 #[derive(Clone, Debug)]
 struct PaletteCache {
     cram: [u16; 64],
     full_palette: bool,
-    pixels: [Pixel; 64],
+    backdrop: usize,
+    colours: [Pixel; 256],
 }
 
 /// One sprite attribute table entry the link walk reaches, as the per-line scan needs it.
@@ -58,21 +60,39 @@ struct SpriteWalk {
 }
 
 impl Caches {
-    /// The 64 CRAM entries as pixel colours.
-    pub fn palette(&mut self, cram: &[u16; 64], full_palette: bool) -> &[Pixel; 64] {
+    /// The 64 CRAM entries as pixel colours, repeated to fill 256 entries so any byte
+    /// indexes it (index `i` is CRAM entry `i % 64`), with entry 0 (and its repeats) the
+    /// backdrop's colour.
+    pub fn palette(
+        &mut self,
+        cram: &[u16; 64],
+        full_palette: bool,
+        backdrop: usize,
+    ) -> &[Pixel; 256] {
         let fresh = matches!(&self.palette,
-            Some(p) if p.full_palette == full_palette && p.cram == *cram);
+            Some(p) if p.full_palette == full_palette && p.backdrop == backdrop && p.cram == *cram);
         if !fresh {
             self.palette = None;
         }
         &self
             .palette
-            .get_or_insert_with(|| PaletteCache {
-                cram: *cram,
-                full_palette,
-                pixels: colour::line_palette(cram, full_palette),
+            .get_or_insert_with(|| {
+                let pixels = colour::line_palette(cram, full_palette);
+                let mut colours = [0; 256];
+                for (i, c) in colours.iter_mut().enumerate() {
+                    *c = pixels[i % 64];
+                }
+                for i in (0..256).step_by(64) {
+                    colours[i] = pixels[backdrop];
+                }
+                PaletteCache {
+                    cram: *cram,
+                    full_palette,
+                    backdrop,
+                    colours,
+                }
             })
-            .pixels
+            .colours
     }
 
     /// The sprite entries in link order (at most the table's length).

@@ -83,20 +83,18 @@ fn indices8(a: u64, b: u64, s: u64) -> u64 {
     ((s & pick_s) | (bg & !pick_s)) & (0x3F * ONES)
 }
 
-/// Merges one line. The slices hold layer pixels for exactly the pixels of `out`.
+/// Merges one line. The slices hold layer pixels for exactly the pixels of `out`; `colours`
+/// maps a CRAM index (any byte, read modulo 64) to its pixel, index 0 to the backdrop's
+/// (`cache::Caches::palette`): opaque layer pixels never have colour 0.
 pub(super) fn compose(
     a: &[u8],
     b: &[u8],
     s: &[u8],
-    palette: &[Pixel; 64],
-    backdrop: usize,
+    colours: &[Pixel; 256],
     shadow_highlight: bool,
     out: &mut [Pixel],
 ) {
-    // CRAM index 0 stands for the backdrop: opaque layer pixels never have colour 0.
-    let mut colours = *palette;
-    colours[0] = palette[backdrop];
-    let colour = |index: u8| colours[index as usize & 0x3F];
+    let colour = |index: u8| colours[index as usize];
     // Indexed over slices cut to one length: the bounds checks go, which a four-way zip kept.
     let n = out.len().min(a.len()).min(b.len()).min(s.len());
     let (a, b, s, out) = (&a[..n], &b[..n], &s[..n], &mut out[..n]);

@@ -114,8 +114,10 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = Config::decode(input.regs);
-        let palette = *self.cache.palette(input.cram, cfg.full_palette);
-        let backdrop = palette[cfg.backdrop];
+        let colours = *self
+            .cache
+            .palette(input.cram, cfg.full_palette, cfg.backdrop);
+        let backdrop = colours[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
             out.fill(backdrop);
@@ -151,8 +153,7 @@ impl Renderer {
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
-            &palette,
-            cfg.backdrop,
+            &colours,
             cfg.shadow_highlight,
             &mut out[..width],
         );

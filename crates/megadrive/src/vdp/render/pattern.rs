@@ -23,20 +23,16 @@ fn vram_long(vram: &Vram, addr: usize) -> u32 {
     u32::from_be_bytes([vram[a], vram[a | 1], vram[a | 2], vram[a | 3]])
 }
 
-/// Moves the four bytes of `x` (little-endian order) to the even bytes of a `u64`.
-#[inline]
-fn spread(x: u32) -> u64 {
-    let x = x as u64;
-    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-    (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
-}
-
 /// The 8 pixels of a pattern row, pixel `i` (left to right without flip: pixel 0 is the high
 /// nibble of the first byte) in byte `i` of the little-endian result.
 #[inline]
 fn expand_row(bits: u32) -> u64 {
-    let bytes = bits.swap_bytes();
-    spread((bytes >> 4) & 0x0F0F_0F0F) | (spread(bytes & 0x0F0F_0F0F) << 8)
+    // The row's bytes, first byte lowest, one to each 16-bit lane; then each lane's high
+    // nibble (the left pixel) to its low byte and the low nibble to its high byte.
+    let x = bits.swap_bytes() as u64;
+    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    let x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+    ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
 }
 
 /// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn`.
