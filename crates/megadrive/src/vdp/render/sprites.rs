@@ -23,13 +23,14 @@ use super::cache::Linked;
 use super::pattern::{draw_sprite_row, row_addr, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
-/// A sprite the scan found on this line.
+/// A sprite the scan found on this line. Small fields: the line's arrays of these and of
+/// [`Strip`]s are cleared on every line.
 #[derive(Clone, Copy, Debug, Default)]
 struct Candidate {
     /// Entry address in VRAM.
-    addr: usize,
-    /// Line within the sprite (field lines in interlace mode 2).
-    row: u32,
+    addr: u16,
+    /// Line within the sprite (0-31, field lines in interlace mode 2).
+    row: u8,
     /// Size byte: bits 2-3 width - 1, bits 0-1 height - 1 (cells).
     size: u8,
 }
@@ -45,15 +46,15 @@ pub(super) struct SpriteResult {
 #[derive(Clone, Copy, Debug, Default)]
 struct Strip {
     /// Entry address in VRAM (attribute word at +4).
-    addr: usize,
+    addr: u16,
     /// Layer-buffer position of the sprite's left edge (margin included).
-    pos: usize,
+    pos: u16,
     /// Cells drawn (cut at the pixel limit) and the sprite's width and height in cells.
-    cells: usize,
-    width_cells: usize,
-    height_cells: u32,
+    cells: u8,
+    width_cells: u8,
+    height_cells: u8,
     /// Line within the sprite.
-    row: u32,
+    row: u8,
 }
 
 /// One line's sprite evaluation: the strips to draw (in list order), the overflow flag, and
@@ -112,9 +113,10 @@ pub(super) fn evaluate_sprites(
 /// Whether any two strips cover a common layer-buffer pixel.
 fn spans_overlap(strips: &[Strip]) -> bool {
     for (i, a) in strips.iter().enumerate() {
-        let a_end = a.pos + 8 * a.cells;
+        let a_end = a.pos as usize + 8 * a.cells as usize;
         for b in &strips[i + 1..] {
-            if b.pos < a_end && a.pos < b.pos + 8 * b.cells {
+            let b_pos = b.pos as usize;
+            if b_pos < a_end && (a.pos as usize) < b_pos + 8 * b.cells as usize {
                 return true;
             }
         }
@@ -147,8 +149,9 @@ fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> Line
                 break;
             }
             found[count] = Candidate {
-                addr: entry.addr,
-                row,
+                // The table ends below $10000 (`cache::Caches::sprite_walk`).
+                addr: entry.addr as u16,
+                row: row as u8,
                 size: entry.size,
             };
             count += 1;
@@ -159,7 +162,7 @@ fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> Line
     let mut pixels = 0;
     let mut masked = false;
     for cand in &found[..count] {
-        let x = vram_word(ctx.vram, cand.addr + 6) & 0x1FF;
+        let x = vram_word(ctx.vram, cand.addr as usize + 6) & 0x1FF;
         if x != 0 {
             *mask_armed = true;
         } else if *mask_armed {
@@ -178,10 +181,11 @@ fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> Line
             };
             plan.strips[plan.count] = Strip {
                 addr: cand.addr,
-                pos: (MARGIN as isize + xpos) as usize,
-                cells,
-                width_cells,
-                height_cells: (cand.size & 3) as u32 + 1,
+                // At most MARGIN + 319.
+                pos: (MARGIN as isize + xpos) as u16,
+                cells: cells as u8,
+                width_cells: width_cells as u8,
+                height_cells: (cand.size & 3) + 1,
                 row: cand.row,
             };
             plan.count += 1;
@@ -200,12 +204,13 @@ fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> Line
 /// Draws a strip's cells into `buf`; returns whether an opaque pixel hit another sprite's.
 fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
     let cfg = ctx.cfg;
-    let attr_word = vram_word(ctx.vram, strip.addr + 4);
+    let attr_word = vram_word(ctx.vram, strip.addr as usize + 4);
     let hflip = attr_word & 0x0800 != 0;
     let vflip = attr_word & 0x1000 != 0;
     let attr = ((attr_word >> 9) & 0x70) as u8;
-    let height_cells = strip.height_cells;
-    let cell_row = strip.row >> 3;
+    let height_cells = strip.height_cells as u32;
+    let row = strip.row as u32;
+    let cell_row = row >> 3;
     let cell_row = if vflip {
         height_cells - 1 - cell_row
     } else {
@@ -213,20 +218,24 @@ fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
     };
     // The row inside the cell; row_addr applies the vertical flip to it.
     let fine = if cfg.interlace2 {
-        ((strip.row & 7) << 1) | ctx.odd as u32
+        ((row & 7) << 1) | ctx.odd as u32
     } else {
-        strip.row & 7
+        row & 7
     };
     let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
     let mut collision = false;
-    for t in 0..strip.cells {
+    for t in 0..strip.cells as usize {
         // Cells are stored column by column (genvdp.txt "Sprite attribute table"), and a
         // horizontally flipped sprite also swaps its columns.
-        let col = if hflip { strip.width_cells - 1 - t } else { t };
+        let col = if hflip {
+            strip.width_cells as usize - 1 - t
+        } else {
+            t
+        };
         let pattern =
             (attr_word.wrapping_add((col as u32 * height_cells + cell_row) as u16)) & name_mask;
         let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
-        let pos = strip.pos + 8 * t;
+        let pos = strip.pos as usize + 8 * t;
         collision |= draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
     }
     collision
