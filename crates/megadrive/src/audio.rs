@@ -131,21 +131,24 @@ impl AudioOut {
     /// The filter sums integer products in `f64`, which is exact and so the same as integer
     /// arithmetic: a coefficient is below 2^16 in size and a sample an `i32`, so a product is
     /// below 2^47 and a sum of 32 of them below 2^52, inside the 53 bits an `f64` holds
-    /// exactly, whatever the order of the additions. Two `f64` lanes (left, right) make one
-    /// vector operation per tap.
+    /// exactly, whatever the order of the additions.
     pub fn produce(&mut self, out: &mut Vec<i16>) {
         let den = MCLK_PER_FM_SAMPLE * self.rate as u64;
         while self.pos + HALF < self.hist.len() {
             let phase = (self.frac * PHASES as u64 / den) as usize;
             let c = &self.coefs[phase * TAPS..(phase + 1) * TAPS];
             let h = &self.hist[self.pos + 1 - HALF..self.pos + 1 + HALF];
-            let mut acc = [0f64; 2];
-            for (k, s) in c.iter().zip(h) {
-                acc[0] += k * s[0];
-                acc[1] += k * s[1];
+            // Four running sums per side (any order of exact additions gives the same sum).
+            let (mut l, mut r) = ([0f64; 4], [0f64; 4]);
+            for (k, s) in c.chunks_exact(4).zip(h.chunks_exact(4)) {
+                for (((l, r), k), s) in l.iter_mut().zip(&mut r).zip(k).zip(s) {
+                    *l += k * s[0];
+                    *r += k * s[1];
+                }
             }
-            for side in acc {
-                out.push(((side as i64) >> 15).clamp(-32768, 32767) as i16);
+            for side in [l, r] {
+                let sum = (side[0] + side[1]) + (side[2] + side[3]);
+                out.push(((sum as i64) >> 15).clamp(-32768, 32767) as i16);
             }
             self.frac += self.mclk_hz;
             while self.frac >= den {

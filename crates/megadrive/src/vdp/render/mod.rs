@@ -7,8 +7,9 @@
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
 //! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer, `compose` merges layers (priorities, shadow/highlight) and `colour` converts
-//! pixels to the RGB the reference emulator outputs.
+//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `colour` converts
+//! pixels to the RGB the reference emulator outputs and `cache` keeps what lines share (the
+//! sprite link walk, the line palette), each checked against the memory it came from.
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -19,9 +20,9 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: no allocation; three byte line buffers on the stack per line, patterns decoded a row
-//! (4 bytes, 8 pixels) at a time. A busy H40 shadow/highlight frame (per-line scroll, window,
-//! 80 sprites) takes about 1 ms in a release build.
+//! Cost: three byte line buffers on the stack per line, patterns decoded a row (4 bytes, 8
+//! pixels) at a time, and without shadow/highlight the layers merged eight pixels at a time
+//! (`compose`); the caches allocate once. docs/performance.md has the measurements.
 
 mod cache;
 mod colour;

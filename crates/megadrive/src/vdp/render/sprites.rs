@@ -15,7 +15,9 @@
 //!   x != 0 was seen on the line, or when the previous line hit the pixel limit (the form
 //!   Genesis Plus GX implements; Nemesis's masking test ROM checks these cases).
 //!
-//! Simplification: Y, size and link are read from VRAM when the line is drawn; the VDP
+//! Simplification: Y, size and link are read from VRAM when the line is drawn (through
+//! `cache::Caches::sprite_walk`, which walks the list again whenever the table's bytes, base
+//! or mode differ from the last walk's, so it reads what VRAM holds at that line); the VDP
 //! actually reads them from an internal copy of the table, updated on VRAM writes, and scans
 //! one line ahead. Both only matter if a game moves or rewrites the table mid-frame.
 
