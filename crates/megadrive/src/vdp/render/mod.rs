@@ -22,7 +22,8 @@
 //!
 //! Cost: three byte line buffers on the stack per line, patterns decoded a row (4 bytes, 8
 //! pixels) at a time, and without shadow/highlight the layers merged eight pixels at a time
-//! (`compose`); the caches allocate once. docs/performance.md has the measurements.
+//! (`compose`); the caches allocate only when rebuilt (the sprite walk about once a
+//! frame, when the game rewrites its table). docs/performance.md has the measurements.
 
 mod cache;
 mod colour;
