@@ -43,10 +43,10 @@ pub struct AudioOut {
     pub rate: u32,
     /// Master clock in Hz (the input rate is this / 1008).
     mclk_hz: u64,
-    /// PHASES x TAPS coefficients.
-    coefs: Vec<i32>,
-    /// Mixed, DC-blocked input samples (left, right) still needed by the filter.
-    hist: Vec<[i32; 2]>,
+    /// PHASES x TAPS coefficients: integers, held as `f64` (see [`AudioOut::produce`]).
+    coefs: Vec<f64>,
+    /// Mixed, DC-blocked input samples (left, right; integers) still needed by the filter.
+    hist: Vec<[f64; 2]>,
     /// Index in `hist` of the input sample at or before the next output's time, and that
     /// time's fraction in units of 1 / (1008 * rate) input samples.
     pos: usize,
@@ -92,13 +92,13 @@ impl AudioOut {
             // Exact unity gain at DC for every phase.
             let err = COEF_ONE as i32 - ints.iter().sum::<i32>();
             ints[HALF - 1 + usize::from(f >= 0.5)] += err;
-            coefs.extend(ints);
+            coefs.extend(ints.into_iter().map(f64::from));
         }
         AudioOut {
             rate,
             mclk_hz: mclk_hz as u64,
             coefs,
-            hist: vec![[0; 2]; HALF - 1],
+            hist: vec![[0.0; 2]; HALF - 1],
             pos: HALF - 1,
             frac: 0,
             dc_x: [0; 2],
@@ -114,32 +114,42 @@ impl AudioOut {
             self.dc_primed = true;
             self.dc_x = [left, right];
         }
-        let mut s = [0i32; 2];
+        let mut s = [0f64; 2];
         for (i, x) in [left, right].into_iter().enumerate() {
             // y = x - x' + (1 - 2^-10) y': a high-pass at about 8 Hz.
             let y = self.dc_y[i];
             let y = (((x - self.dc_x[i]) as i64) << 16) + y - (y >> 10);
             self.dc_x[i] = x;
             self.dc_y[i] = y;
-            s[i] = (y >> 16) as i32;
+            s[i] = f64::from((y >> 16) as i32);
         }
         self.hist.push(s);
     }
 
     /// Appends every output sample the buffered input allows (interleaved stereo).
+    ///
+    /// The filter sums integer products in `f64`, which is exact and so the same as integer
+    /// arithmetic: a coefficient is below 2^16 in size and a sample an `i32`, so a product is
+    /// below 2^47 and a sum of 32 of them below 2^52, inside the 53 bits an `f64` holds
+    /// exactly, whatever the order of the additions.
     pub fn produce(&mut self, out: &mut Vec<i16>) {
         let den = MCLK_PER_FM_SAMPLE * self.rate as u64;
         while self.pos + HALF < self.hist.len() {
             let phase = (self.frac * PHASES as u64 / den) as usize;
             let c = &self.coefs[phase * TAPS..(phase + 1) * TAPS];
             let h = &self.hist[self.pos + 1 - HALF..self.pos + 1 + HALF];
-            let (mut l, mut r) = (0i64, 0i64);
-            for (k, s) in c.iter().zip(h) {
-                l += *k as i64 * s[0] as i64;
-                r += *k as i64 * s[1] as i64;
+            // Four running sums per side (any order of exact additions gives the same sum).
+            let (mut l, mut r) = ([0f64; 4], [0f64; 4]);
+            for (k, s) in c.chunks_exact(4).zip(h.chunks_exact(4)) {
+                for (((l, r), k), s) in l.iter_mut().zip(&mut r).zip(k).zip(s) {
+                    *l += k * s[0];
+                    *r += k * s[1];
+                }
             }
-            out.push((l >> 15).clamp(-32768, 32767) as i16);
-            out.push((r >> 15).clamp(-32768, 32767) as i16);
+            for side in [l, r] {
+                let sum = (side[0] + side[1]) + (side[2] + side[3]);
+                out.push(((sum as i64) >> 15).clamp(-32768, 32767) as i16);
+            }
             self.frac += self.mclk_hz;
             while self.frac >= den {
                 self.frac -= den;
@@ -242,7 +252,7 @@ mod tests {
         let mut out = Vec::new();
         let inputs = mclk as usize / 1008; // one second
         for _ in 0..inputs {
-            a.hist.push([1000, -1000]);
+            a.hist.push([1000.0, -1000.0]);
         }
         a.produce(&mut out);
         let frames = out.len() / 2;
@@ -259,7 +269,8 @@ mod tests {
             let mut a = AudioOut::new(mclk, 48_000);
             let mut out = Vec::new();
             for i in 0..20_000 {
-                let v = (8000.0 * (2.0 * std::f64::consts::PI * freq * i as f64 / fi).sin()) as i32;
+                let v =
+                    (8000.0 * (2.0 * std::f64::consts::PI * freq * i as f64 / fi).sin()).trunc();
                 a.hist.push([v, v]);
             }
             a.produce(&mut out);
@@ -276,6 +287,20 @@ mod tests {
         assert!(stop < pass / 100.0, "{stop}");
     }
 
+    /// `produce`'s exactness argument: every coefficient is an integer below 2^16 in size,
+    /// at every host rate the front ends use.
+    #[test]
+    fn coefficients_are_small_integers() {
+        for rate in [8_000, 22_050, 44_100, 48_000, 96_000, 384_000] {
+            let a = AudioOut::new(crate::clock::MCLK_NTSC_HZ, rate);
+            assert!(
+                a.coefs
+                    .iter()
+                    .all(|c| c.fract() == 0.0 && c.abs() < 65536.0)
+            );
+        }
+    }
+
     /// The DC blocker removes a constant offset.
     #[test]
     fn dc_blocker() {
@@ -283,6 +308,6 @@ mod tests {
         for _ in 0..53_267 {
             a.push(384, 384);
         }
-        assert!(a.hist.last().unwrap()[0].abs() <= 1);
+        assert!(a.hist.last().unwrap()[0].abs() <= 1.0);
     }
 }

@@ -160,14 +160,19 @@ impl Psg {
             self.counter[ch] = self.period(ch).max(1);
             self.flip[ch] = !self.flip[ch];
             if ch == 3 && self.flip[3] {
-                let fb = if self.tone[3] & 4 != 0 {
-                    (self.lfsr ^ (self.lfsr >> 3)) & 1
-                } else {
-                    self.lfsr & 1
-                };
-                self.lfsr = (self.lfsr >> 1) | (fb << 15);
+                self.shift_noise();
             }
         }
+    }
+
+    /// One shift of the noise register.
+    fn shift_noise(&mut self) {
+        let fb = if self.tone[3] & 4 != 0 {
+            (self.lfsr ^ (self.lfsr >> 3)) & 1
+        } else {
+            self.lfsr & 1
+        };
+        self.lfsr = (self.lfsr >> 1) | (fb << 15);
     }
 
     /// Runs the chip to the last counter step at or before `now`, appending a sample for each
@@ -187,23 +192,82 @@ impl Psg {
             self.synced_to = (now - limit) / MCLK_PER_FM_SAMPLE * MCLK_PER_FM_SAMPLE;
             self.acc = 0;
         }
+        // The level only changes when a counter runs out, so the chip runs from one such
+        // step to the next in one go: every step before it only counts the counters down. A
+        // tone channel at period 0 or 1 reloads on every step, but its output stays high
+        // (`level`), so its flip-flop just toggles once per step and does not end a run.
         let mut level = self.level() as i64;
         while self.synced_to + MCLK_PER_PSG_STEP <= now {
-            let t0 = self.synced_to;
-            let t1 = t0 + MCLK_PER_PSG_STEP;
-            let window_end = (t0 / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
-            if t1 < window_end {
-                self.acc += level * MCLK_PER_PSG_STEP as i64;
-            } else {
-                self.acc += level * (window_end - t0) as i64;
-                self.out
-                    .push((self.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
-                self.acc = level * (t1 - window_end) as i64;
+            let steps = (now - self.synced_to) / MCLK_PER_PSG_STEP;
+            // Likewise a muted noise channel reloading every step (mode 3 at channel 2's
+            // period 0 or 1): its register still shifts every second step.
+            let toggles: [bool; 4] = std::array::from_fn(|ch| {
+                self.counter[ch] <= 1
+                    && if ch < 3 {
+                        self.tone[ch] <= 1
+                    } else {
+                        self.volume[3] == 15 && self.period(3) <= 1
+                    }
+            });
+            // A counter at 0 or 1 reloads on the next step, one at c > 1 on the c-th.
+            let until_reload = (0..4)
+                .filter(|&ch| !toggles[ch])
+                .map(|ch| self.counter[ch].max(1) as u64)
+                .min()
+                .unwrap_or(u64::MAX);
+            let run = steps.min(until_reload);
+            let end = self.synced_to + run * MCLK_PER_PSG_STEP;
+            self.integrate(level, end);
+            self.synced_to = end;
+            // Steps in the run where no other channel reloads.
+            let quiet = if run == until_reload { run - 1 } else { run };
+            if quiet > 0 {
+                // The noise register shifts each time its flip-flop goes high.
+                let shifts = if toggles[3] {
+                    if self.flip[3] {
+                        quiet / 2
+                    } else {
+                        quiet.div_ceil(2)
+                    }
+                } else {
+                    0
+                };
+                let channels = self.counter.iter_mut().zip(&mut self.flip).zip(toggles);
+                for ((counter, flip), toggles) in channels {
+                    if toggles {
+                        *flip ^= quiet & 1 != 0;
+                        *counter = 1;
+                    } else {
+                        *counter -= quiet as u16;
+                    }
+                }
+                for _ in 0..shifts {
+                    self.shift_noise();
+                }
             }
-            self.synced_to = t1;
-            self.step();
-            level = self.level() as i64;
+            if run == until_reload {
+                self.step();
+                level = self.level() as i64;
+            }
         }
+    }
+
+    /// Adds `level` from [`Psg::synced_to`] to `end` to the output windows, appending a
+    /// sample for each window that closes at or before `end`.
+    fn integrate(&mut self, level: i64, end: u64) {
+        let mut t = self.synced_to;
+        loop {
+            let window_end = (t / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
+            if window_end > end {
+                break;
+            }
+            self.acc += level * (window_end - t) as i64;
+            self.out
+                .push((self.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
+            self.acc = 0;
+            t = window_end;
+        }
+        self.acc += level * (end - t) as i64;
     }
 
     /// The synthesis state as bytes (for save states).
@@ -363,6 +427,63 @@ mod tests {
             assert!((ratio - 0.794_33).abs() < 0.005, "step {k}: {ratio}");
         }
         assert_eq!(VOLUME[15], 0);
+    }
+
+    /// The chip run step by step, as the documentation describes it: every 240 master clocks
+    /// one counter step, the level in between averaged over each 1008-clock window.
+    fn sync_per_step(p: &mut Psg, now: u64) {
+        while p.synced_to + MCLK_PER_PSG_STEP <= now {
+            let level = p.level() as i64;
+            let t0 = p.synced_to;
+            let t1 = t0 + MCLK_PER_PSG_STEP;
+            let window_end = (t0 / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
+            if t1 < window_end {
+                p.acc += level * MCLK_PER_PSG_STEP as i64;
+            } else {
+                p.acc += level * (window_end - t0) as i64;
+                p.out
+                    .push((p.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
+                p.acc = level * (t1 - window_end) as i64;
+            }
+            p.synced_to = t1;
+            p.step();
+        }
+    }
+
+    /// Running from one counter reload to the next gives the same samples and the same
+    /// counters, flip-flops and noise register as stepping every counter clock, under random
+    /// register writes at random times (short and long tones, all noise modes, silence).
+    #[test]
+    fn runs_between_reloads_equal_single_steps() {
+        let mut fast = Psg::new();
+        fast.render = true;
+        let mut slow = fast.clone();
+        let mut x = 0x2545_F491u32;
+        let mut now = 0u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            now += (x >> 20) as u64 % 5000;
+            // A quarter of the time a tone channel goes to period 0 or 1 (held high, its
+            // counter reloading every step), as Sonic 2 leaves its unused channels.
+            let values = if x & 0x300 == 0 {
+                let ch = (x >> 10) as u8 % 3;
+                vec![0x80 | ch << 5 | (x >> 12) as u8 & 1, 0x00]
+            } else if x & 0x300 == 0x100 && x & 0x400 == 0 {
+                // Muted noise clocked by channel 2 (mode 3), white or periodic.
+                vec![0xFF, 0xE3 | (x >> 11) as u8 & 4]
+            } else {
+                vec![(x & 0xFF) as u8]
+            };
+            for value in values {
+                fast.write_at(value, now);
+                sync_per_step(&mut slow, now);
+                slow.write(value);
+                assert_eq!(fast, slow, "after writing {value:02x} at {now}");
+            }
+        }
+        assert!(fast.out.len() > 10_000);
     }
 
     /// The box filter: a constant level comes out unchanged, one sample per 1008 master

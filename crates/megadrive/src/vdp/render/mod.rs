@@ -7,8 +7,9 @@
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
 //! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer, `compose` merges layers (priorities, shadow/highlight) and `colour` converts
-//! pixels to the RGB the reference emulator outputs.
+//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `colour` converts
+//! pixels to the RGB the reference emulator outputs and `cache` keeps what lines share (the
+//! sprite link walk, the line palette), each checked against the memory it came from.
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -19,10 +20,12 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: no allocation; three byte line buffers on the stack per line, patterns decoded a row
-//! (4 bytes, 8 pixels) at a time. A busy H40 shadow/highlight frame (per-line scroll, window,
-//! 80 sprites) takes about 1 ms in a release build.
+//! Cost: three byte line buffers on the stack per line, patterns decoded a row (4 bytes, 8
+//! pixels) at a time, and without shadow/highlight the layers merged eight pixels at a time
+//! (`compose`); the caches allocate only when rebuilt (the sprite walk about once a
+//! frame, when the game rewrites its table). docs/performance.md has the measurements.
 
+mod cache;
 mod colour;
 mod compose;
 mod config;
@@ -74,6 +77,8 @@ pub struct Renderer {
     /// the start of the next one. Like Genesis Plus GX this carries over from the last line
     /// of one frame to the first of the next, and is left alone while the display is off.
     sprite_mask_armed: bool,
+    /// Derived from the VDP's memories, checked against them before each use.
+    cache: cache::Caches,
 }
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
@@ -111,8 +116,10 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = Config::decode(input.regs);
-        let palette = colour::line_palette(input.cram, cfg.full_palette);
-        let backdrop = palette[cfg.backdrop];
+        let colours = *self
+            .cache
+            .palette(input.cram, cfg.full_palette, cfg.backdrop);
+        let backdrop = colours[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
             out.fill(backdrop);
@@ -139,15 +146,16 @@ impl Renderer {
             &mut plane_a,
         );
         window::draw_window(&ctx, split.window.0, split.window.1, &mut plane_a);
-        let sprites = sprites::draw_sprites(&ctx, &mut self.sprite_mask_armed, &mut sprite_layer);
+        let order = self.cache.sprite_walk(&cfg, input.vram);
+        let sprites =
+            sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);
 
         let visible = MARGIN..MARGIN + width;
         compose::compose(
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
-            &palette,
-            cfg.backdrop,
+            &colours,
             cfg.shadow_highlight,
             &mut out[..width],
         );
@@ -185,7 +193,9 @@ impl Renderer {
             line: line as u32,
             odd: odd_field,
         };
-        let sprites = sprites::evaluate_sprites(&ctx, &mut self.sprite_mask_armed, want_collision);
+        let order = self.cache.sprite_walk(&cfg, input.vram);
+        let sprites =
+            sprites::evaluate_sprites(&ctx, order, &mut self.sprite_mask_armed, want_collision);
         LineStatus {
             sprite_overflow: sprites.overflow,
             sprite_collision: sprites.collision,

@@ -7,7 +7,7 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
-use super::pattern::{NameEntry, draw_row, row_addr, vram_word};
+use super::pattern::{CellRow, NameEntry, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,17 +95,47 @@ pub(super) fn draw_plane(
             &mut buf[pos..pos + 16],
         );
     }
-    for c in first..end {
-        let pair = (c as u32).wrapping_sub(coarse);
-        let pos = (MARGIN as isize + 16 * c as isize + fine) as usize;
-        draw_column(
-            ctx,
-            plane,
-            pair,
-            vscroll(ctx, plane, Some(c)),
-            &mut buf[pos..pos + 16],
-        );
+    if cfg.vscroll_columns {
+        for c in first..end {
+            let pair = (c as u32).wrapping_sub(coarse);
+            let pos = (MARGIN as isize + 16 * c as isize + fine) as usize;
+            draw_column(
+                ctx,
+                plane,
+                pair,
+                vscroll(ctx, plane, Some(c)),
+                &mut buf[pos..pos + 16],
+            );
+        }
+        return;
     }
+    // One vertical scroll for the whole line: one name-table row and one cell row, walked
+    // cell by cell (the same addresses `draw_column` computes per column).
+    let geometry = &cfg.geometry;
+    let (row, cell_row) = scrolled_row(ctx, vscroll(ctx, plane, Some(first)));
+    let row_base = plane.base(cfg) + ((row << geometry.row_shift) & 0x1FC0) as usize;
+    let fetch = CellRow::new(cell_row, cfg.interlace2);
+    let mut col = (first as u32).wrapping_sub(coarse).wrapping_mul(2);
+    let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
+    for pos in (start..start + 16 * (end - first)).step_by(8) {
+        let addr = (row_base + ((col & geometry.col_mask) << 1) as usize) & 0xFFFF;
+        let entry = NameEntry(vram_word(ctx.vram, addr));
+        fetch.draw(ctx.vram, entry, &mut buf[pos..pos + 8]);
+        col = col.wrapping_add(1);
+    }
+}
+
+/// The plane's name-table row and the row within the cell that line `ctx.line` shows under
+/// vertical scroll `vscroll`.
+#[inline]
+fn scrolled_row(ctx: &LineCtx<'_>, vscroll: u32) -> (u32, u32) {
+    let v = ctx.line.wrapping_add(vscroll) & ctx.cfg.geometry.line_mask;
+    let cell_row = if ctx.cfg.interlace2 {
+        ((v & 7) << 1) | ctx.odd as u32
+    } else {
+        v & 7
+    };
+    (v >> 3, cell_row)
 }
 
 /// Draws the two cells of plane column pair `pair` (plane-relative, wrapped by the plane
@@ -113,25 +143,13 @@ pub(super) fn draw_plane(
 fn draw_column(ctx: &LineCtx<'_>, plane: Plane, pair: u32, vscroll: u32, dst: &mut [u8]) {
     let cfg = ctx.cfg;
     let geometry = &cfg.geometry;
-    let v = ctx.line.wrapping_add(vscroll) & geometry.line_mask;
-    let row = v >> 3;
-    let cell_row = if cfg.interlace2 {
-        ((v & 7) << 1) | ctx.odd as u32
-    } else {
-        v & 7
-    };
+    let (row, cell_row) = scrolled_row(ctx, vscroll);
+    let fetch = CellRow::new(cell_row, cfg.interlace2);
     let base = plane.base(cfg);
     for k in 0..2 {
         let col = pair.wrapping_mul(2).wrapping_add(k);
         let entry = NameEntry(vram_word(ctx.vram, geometry.entry_addr(base, row, col)));
-        let addr = row_addr(entry.pattern(), cell_row, entry.vflip(), cfg.interlace2);
         let k = k as usize;
-        draw_row(
-            ctx.vram,
-            addr,
-            entry.hflip(),
-            entry.attr(),
-            &mut dst[8 * k..8 * k + 8],
-        );
+        fetch.draw(ctx.vram, entry, &mut dst[8 * k..8 * k + 8]);
     }
 }

@@ -15,20 +15,24 @@
 //!   x != 0 was seen on the line, or when the previous line hit the pixel limit (the form
 //!   Genesis Plus GX implements; Nemesis's masking test ROM checks these cases).
 //!
-//! Simplification: Y, size and link are read from VRAM when the line is drawn; the VDP
+//! Simplification: Y, size and link are read from VRAM when the line is drawn (through
+//! `cache::Caches::sprite_walk`, which walks the list again whenever the table's bytes, base
+//! or mode differ from the last walk's, so it reads what VRAM holds at that line); the VDP
 //! actually reads them from an internal copy of the table, updated on VRAM writes, and scans
 //! one line ahead. Both only matter if a game moves or rewrites the table mid-frame.
 
+use super::cache::Linked;
 use super::pattern::{draw_sprite_row, row_addr, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
-/// A sprite the scan found on this line.
+/// A sprite the scan found on this line. Small fields: the line's arrays of these and of
+/// [`Strip`]s are cleared on every line.
 #[derive(Clone, Copy, Debug, Default)]
 struct Candidate {
     /// Entry address in VRAM.
-    addr: usize,
-    /// Line within the sprite (field lines in interlace mode 2).
-    row: u32,
+    addr: u16,
+    /// Line within the sprite (0-31, field lines in interlace mode 2).
+    row: u8,
     /// Size byte: bits 2-3 width - 1, bits 0-1 height - 1 (cells).
     size: u8,
 }
@@ -44,15 +48,15 @@ pub(super) struct SpriteResult {
 #[derive(Clone, Copy, Debug, Default)]
 struct Strip {
     /// Entry address in VRAM (attribute word at +4).
-    addr: usize,
+    addr: u16,
     /// Layer-buffer position of the sprite's left edge (margin included).
-    pos: usize,
+    pos: u16,
     /// Cells drawn (cut at the pixel limit) and the sprite's width and height in cells.
-    cells: usize,
-    width_cells: usize,
-    height_cells: u32,
+    cells: u8,
+    width_cells: u8,
+    height_cells: u8,
     /// Line within the sprite.
-    row: u32,
+    row: u8,
 }
 
 /// One line's sprite evaluation: the strips to draw (in list order), the overflow flag, and
@@ -68,10 +72,11 @@ struct LinePlan {
 /// pixel limit; on exit, whether this one did.
 pub(super) fn draw_sprites(
     ctx: &LineCtx<'_>,
+    order: &[Linked],
     mask_armed: &mut bool,
     buf: &mut LineBuf,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, mask_armed);
+    let plan = plan_line(ctx, order, mask_armed);
     let mut collision = false;
     for strip in &plan.strips[..plan.count] {
         collision |= draw_strip(ctx, strip, buf);
@@ -88,10 +93,11 @@ pub(super) fn draw_sprites(
 /// spans overlap: without an overlap no opaque pixel can land on another.
 pub(super) fn evaluate_sprites(
     ctx: &LineCtx<'_>,
+    order: &[Linked],
     mask_armed: &mut bool,
     want_collision: bool,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, mask_armed);
+    let plan = plan_line(ctx, order, mask_armed);
     let strips = &plan.strips[..plan.count];
     let mut collision = false;
     if want_collision && spans_overlap(strips) {
@@ -109,9 +115,10 @@ pub(super) fn evaluate_sprites(
 /// Whether any two strips cover a common layer-buffer pixel.
 fn spans_overlap(strips: &[Strip]) -> bool {
     for (i, a) in strips.iter().enumerate() {
-        let a_end = a.pos + 8 * a.cells;
+        let a_end = a.pos as usize + 8 * a.cells as usize;
         for b in &strips[i + 1..] {
-            if b.pos < a_end && a.pos < b.pos + 8 * b.cells {
+            let b_pos = b.pos as usize;
+            if b_pos < a_end && (a.pos as usize) < b_pos + 8 * b.cells as usize {
                 return true;
             }
         }
@@ -119,15 +126,12 @@ fn spans_overlap(strips: &[Strip]) -> bool {
     false
 }
 
-/// Scans the list and applies the limits and masking: which cells of which sprites the line
+/// Scans the list (`order`: the table's entries in link order, `cache::Caches::sprite_walk`)
+/// and applies the limits and masking: which cells of which sprites the line
 /// draws.
-fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
+fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> LinePlan {
     let cfg = ctx.cfg;
-    let (max_sprites, table_len, max_pixels) = if cfg.h40 {
-        (20, 80, 320)
-    } else {
-        (16, 64, 256)
-    };
+    let (max_sprites, max_pixels) = if cfg.h40 { (20, 320) } else { (16, 256) };
     let mut plan = LinePlan {
         strips: [Strip::default(); 20],
         count: 0,
@@ -137,33 +141,22 @@ fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
     // Scan: find this line's sprites in link order.
     let mut found = [Candidate::default(); 20];
     let mut count = 0;
-    let mut link = 0usize;
     let screen_line = ctx.line + 128;
-    for _ in 0..table_len {
-        let addr = cfg.sat_base + 8 * link;
-        let word0 = vram_word(ctx.vram, addr) as u32;
-        let word1 = vram_word(ctx.vram, addr + 2);
-        // Interlace mode 2 doubles the Y resolution (10-bit Y); in field lines the low bit
-        // selects nothing, like the vertical scroll.
-        let y = if cfg.interlace2 {
-            (word0 >> 1) & 0x1FF
-        } else {
-            word0 & 0x1FF
-        };
-        let size = (word1 >> 8) as u8 & 0x0F;
-        let height = 8 * ((size & 3) as u32 + 1);
-        let row = screen_line.wrapping_sub(y);
-        if screen_line >= y && row < height {
+    for entry in order {
+        // Above the sprite the subtraction wraps far past any height.
+        let row = screen_line.wrapping_sub(entry.y);
+        if row < entry.height {
             if count == max_sprites {
                 plan.overflow = true;
                 break;
             }
-            found[count] = Candidate { addr, row, size };
+            found[count] = Candidate {
+                // The table ends below $10000 (`cache::Caches::sprite_walk`).
+                addr: entry.addr as u16,
+                row: row as u8,
+                size: entry.size,
+            };
             count += 1;
-        }
-        link = (word1 & 0x7F) as usize;
-        if link == 0 || link >= table_len {
-            break;
         }
     }
 
@@ -171,7 +164,7 @@ fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
     let mut pixels = 0;
     let mut masked = false;
     for cand in &found[..count] {
-        let x = vram_word(ctx.vram, cand.addr + 6) & 0x1FF;
+        let x = vram_word(ctx.vram, cand.addr as usize + 6) & 0x1FF;
         if x != 0 {
             *mask_armed = true;
         } else if *mask_armed {
@@ -190,10 +183,11 @@ fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
             };
             plan.strips[plan.count] = Strip {
                 addr: cand.addr,
-                pos: (MARGIN as isize + xpos) as usize,
-                cells,
-                width_cells,
-                height_cells: (cand.size & 3) as u32 + 1,
+                // At most MARGIN + 319.
+                pos: (MARGIN as isize + xpos) as u16,
+                cells: cells as u8,
+                width_cells: width_cells as u8,
+                height_cells: (cand.size & 3) + 1,
                 row: cand.row,
             };
             plan.count += 1;
@@ -212,12 +206,13 @@ fn plan_line(ctx: &LineCtx<'_>, mask_armed: &mut bool) -> LinePlan {
 /// Draws a strip's cells into `buf`; returns whether an opaque pixel hit another sprite's.
 fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
     let cfg = ctx.cfg;
-    let attr_word = vram_word(ctx.vram, strip.addr + 4);
+    let attr_word = vram_word(ctx.vram, strip.addr as usize + 4);
     let hflip = attr_word & 0x0800 != 0;
     let vflip = attr_word & 0x1000 != 0;
     let attr = ((attr_word >> 9) & 0x70) as u8;
-    let height_cells = strip.height_cells;
-    let cell_row = strip.row >> 3;
+    let height_cells = strip.height_cells as u32;
+    let row = strip.row as u32;
+    let cell_row = row >> 3;
     let cell_row = if vflip {
         height_cells - 1 - cell_row
     } else {
@@ -225,20 +220,24 @@ fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
     };
     // The row inside the cell; row_addr applies the vertical flip to it.
     let fine = if cfg.interlace2 {
-        ((strip.row & 7) << 1) | ctx.odd as u32
+        ((row & 7) << 1) | ctx.odd as u32
     } else {
-        strip.row & 7
+        row & 7
     };
     let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
     let mut collision = false;
-    for t in 0..strip.cells {
+    for t in 0..strip.cells as usize {
         // Cells are stored column by column (genvdp.txt "Sprite attribute table"), and a
         // horizontally flipped sprite also swaps its columns.
-        let col = if hflip { strip.width_cells - 1 - t } else { t };
+        let col = if hflip {
+            strip.width_cells as usize - 1 - t
+        } else {
+            t
+        };
         let pattern =
             (attr_word.wrapping_add((col as u32 * height_cells + cell_row) as u16)) & name_mask;
         let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
-        let pos = strip.pos + 8 * t;
+        let pos = strip.pos as usize + 8 * t;
         collision |= draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
     }
     collision

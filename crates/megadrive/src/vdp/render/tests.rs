@@ -982,3 +982,126 @@ fn renderer_state_is_plain_data() {
     assert_eq!(copy, s.renderer);
     assert_eq!(s.render(0)[5], 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The renderer's caches (`cache`): whatever changes between two lines is seen on the second
+
+#[test]
+fn a_changed_sprite_table_palette_or_register_is_seen_on_the_next_line() {
+    // One renderer draws every line, so its sprite walk and palette must follow each change
+    // (genvdp.txt: the VDP reads the sprite list, CRAM and registers as the line is drawn).
+    let mut s = Scene::new(false);
+    s.solid(1, 1);
+    s.solid(2, 2);
+    s.sprite(0, 0, 1, 1, 0, entry(1, 0, false, false, false), 10);
+    assert_eq!(s.render(0)[10], 1);
+    // Moved right (X) and down (Y) in the table.
+    s.sprite(0, 0, 1, 1, 0, entry(1, 0, false, false, false), 20);
+    let line = s.render(0);
+    assert_eq!((line[10], line[20]), (BACKDROP, 1));
+    s.sprite(0, 5, 1, 1, 0, entry(1, 0, false, false, false), 20);
+    assert_eq!(s.render(0)[20], BACKDROP);
+    assert_eq!(s.render(5)[20], 1);
+    // A second sprite linked after the first, then taller (size byte).
+    s.sprite(0, 5, 1, 1, 1, entry(1, 0, false, false, false), 20);
+    s.sprite(1, 5, 1, 1, 0, entry(2, 0, false, false, false), 40);
+    assert_eq!(s.render(5)[40], 2);
+    // Two cells high: the second cell row uses the next pattern (genvdp.txt).
+    s.solid(3, 3);
+    s.sprite(1, 5, 1, 2, 0, entry(2, 0, false, false, false), 40);
+    assert_eq!(s.render(13)[40], 3);
+    // Unlinked again: the list ends at entry 0.
+    s.sprite(0, 5, 1, 1, 0, entry(1, 0, false, false, false), 20);
+    assert_eq!(s.render(5)[40], BACKDROP);
+    // Another table base (reg 5): an empty table there.
+    s.regs[5] = ((SAT + 0x400) >> 9) as u8;
+    assert_eq!(s.render(5)[20], BACKDROP);
+    s.regs[5] = (SAT >> 9) as u8;
+    assert_eq!(s.render(5)[20], 1);
+    // H40 reads 80 entries from the same base: entry 70 linked from entry 0 shows.
+    s.regs[12] = 0x81;
+    s.sprite(0, 5, 1, 1, 70, entry(1, 0, false, false, false), 20);
+    s.sprite(70, 5, 1, 1, 0, entry(2, 0, false, false, false), 300);
+    assert_eq!(s.render(5)[300], 2);
+    // In H32 the link 70 is past the 64-entry table and ends the list.
+    s.regs[12] = 0x00;
+    assert_eq!(s.render(5)[20], 1);
+    s.regs[12] = 0x81;
+    // CRAM: entry 1 now holds colour 0x1C0; with reg 0 bit 2 clear only each channel's LSB
+    // passes (0x1C0 -> 0x040), as `colour::line_palette` documents.
+    s.cram[1] = cram_word(0x1C0);
+    assert_eq!(s.render(5)[20], 0x1C0);
+    s.regs[0] &= !0x04;
+    assert_eq!(s.render(5)[20], 0x040);
+    s.regs[0] |= 0x04;
+    assert_eq!(s.render(5)[20], 0x1C0);
+    // Backdrop register.
+    s.regs[7] = 0x22;
+    assert_eq!(s.render(5)[0], 0x22);
+}
+
+/// A VDP in H32 with the scene's tables, the display and DMA on, CRAM entry `i` = colour `i`.
+fn port_vdp() -> crate::vdp::Vdp {
+    let mut v = crate::vdp::Vdp::new(false);
+    let scene = Scene::new(false);
+    v.regs = scene.regs;
+    v.regs[1] = 0x54; // display, DMA, mode 5
+    v.regs[15] = 2;
+    v.cram = scene.cram;
+    v.vram.copy_from_slice(&scene.vram);
+    v
+}
+
+fn command(v: &mut crate::vdp::Vdp, code: u16, addr: usize) -> crate::vdp::ports::PortEffect {
+    v.write_control(((code & 3) << 14) | (addr as u16 & 0x3FFF), 0);
+    v.write_control(((code & 0x3C) << 2) | (addr >> 14) as u16, 0)
+}
+
+fn line0(v: &mut crate::vdp::Vdp) -> Vec<Pixel> {
+    v.render_line(0);
+    v.drawing[..256].to_vec()
+}
+
+#[test]
+fn writes_through_the_ports_and_dma_are_seen_on_the_next_line() {
+    let mut v = port_vdp();
+    for (i, b) in v.vram[32..64].iter_mut().enumerate() {
+        *b = if i < 32 { 0x11 } else { 0 }; // pattern 1: colour 1
+    }
+    // Sprite 0 (1x1, pattern 1, link 0) at x = 10 on line 0, written through the data port.
+    command(&mut v, 0x01, SAT);
+    for w in [128u16, 0x0000, 0x0001, 128 + 10] {
+        v.write_data(w, 0, false);
+    }
+    assert_eq!(line0(&mut v)[10], 1);
+    // The data port moves it to x = 30.
+    command(&mut v, 0x01, SAT + 6);
+    v.write_data(128 + 30, 0, false);
+    let line = line0(&mut v);
+    assert_eq!((line[10], line[30]), (BACKDROP, 1));
+    // A VRAM copy (genvdp.txt "DMA": CD5 with reg 23 = $C0, bytes from the source in regs
+    // 21-22) brings in the entry kept at $9000: x = 50.
+    v.vram[0x9000..0x9008].copy_from_slice(&[0, 128, 0, 0, 0, 1, 0, 128 + 50]);
+    v.regs[15] = 1;
+    v.regs[19] = 8;
+    v.regs[20] = 0;
+    v.regs[21] = 0x00;
+    v.regs[22] = 0x90;
+    v.regs[23] = 0xC0;
+    assert_eq!(
+        command(&mut v, 0x30, SAT),
+        crate::vdp::ports::PortEffect::StartDma
+    );
+    v.run_copy(8);
+    let line = line0(&mut v);
+    assert_eq!((line[30], line[50]), (BACKDROP, 1));
+    // A CRAM fill (reg 23 = $80; the value comes through the data port) sets entry 1.
+    v.regs[15] = 2;
+    v.regs[19] = 1;
+    v.regs[23] = 0x80;
+    command(&mut v, 0x23, 2);
+    let (_, effect) = v.write_data(cram_word(0x0C7), 0, false);
+    assert_eq!(effect, crate::vdp::ports::PortEffect::StartDma);
+    v.run_fill(1);
+    assert_eq!(line0(&mut v)[50], 0x0C7);
+}

@@ -1,7 +1,7 @@
 //! The window plane: an unscrolled replacement for plane A over a region set by regs 17/18.
 
 use super::config::Config;
-use super::pattern::{NameEntry, draw_row, row_addr, vram_word};
+use super::pattern::{CellRow, NameEntry, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
 /// How one line is shared between plane A and the window, in 2-cell columns.
@@ -55,19 +55,10 @@ pub(super) fn draw_window(ctx: &LineCtx<'_>, first: usize, end: usize, buf: &mut
         ctx.line & 7
     };
     let row_base = cfg.window_base | (row << if cfg.h40 { 7 } else { 6 });
-    for c in first..end {
-        for k in 0..2 {
-            let cell = 2 * c + k;
-            let entry = NameEntry(vram_word(ctx.vram, (row_base + 2 * cell) & 0xFFFF));
-            let addr = row_addr(entry.pattern(), cell_row, entry.vflip(), cfg.interlace2);
-            let pos = MARGIN + 8 * cell;
-            draw_row(
-                ctx.vram,
-                addr,
-                entry.hflip(),
-                entry.attr(),
-                &mut buf[pos..pos + 8],
-            );
-        }
+    let fetch = CellRow::new(cell_row, cfg.interlace2);
+    for cell in 2 * first..2 * end {
+        let entry = NameEntry(vram_word(ctx.vram, (row_base + 2 * cell) & 0xFFFF));
+        let pos = MARGIN + 8 * cell;
+        fetch.draw(ctx.vram, entry, &mut buf[pos..pos + 8]);
     }
 }
