@@ -36,7 +36,37 @@ pub enum BoundaryExit {
     Stopped,
 }
 
+/// What [`Cpu::next_boundary`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Ran one instruction (and the trace exception after it, if any).
+    Instruction,
+    /// Took an interrupt.
+    Interrupt,
+    /// Stopped (STOP) or halted with no interrupt to take: nothing ran.
+    Stopped,
+}
+
 impl Cpu {
+    /// Runs to the next instruction boundary: one interrupt entry if one is pending, else one
+    /// instruction, else (stopped or halted) nothing. The body of
+    /// [`Cpu::run_with_boundaries`], for hosts that keep their own loop (the console runs its
+    /// scheduler's checks inline instead of through a callback).
+    #[inline(always)]
+    pub fn next_boundary<B: Bus>(&mut self, bus: &mut B) -> Step {
+        if self.ipl != 0 && self.interrupt_pending() {
+            self.step(bus);
+            Step::Interrupt
+        } else if self.state != RunState::Running {
+            Step::Stopped
+        } else {
+            // What `step` does with no interrupt to take and the CPU running, without
+            // deciding both again.
+            self.instruction(bus);
+            Step::Instruction
+        }
+    }
+
     /// Runs instructions and interrupt entries, calling `boundary` after each with its clocks
     /// and the next PC; the callback decides whether to go on and which level is asserted.
     pub fn run_with_boundaries<B, F>(&mut self, bus: &mut B, mut boundary: F) -> BoundaryExit
@@ -47,17 +77,11 @@ impl Cpu {
         loop {
             let start = self.cycles;
             let opcode = self.ird;
-            let interrupt = self.ipl != 0 && self.interrupt_pending();
-            if !interrupt && self.state != RunState::Running {
-                return BoundaryExit::Stopped;
-            }
-            if interrupt {
-                self.step(bus);
-            } else {
-                // What `step` does with no interrupt to take and the CPU running, without
-                // deciding both again.
-                self.instruction(bus);
-            }
+            let interrupt = match self.next_boundary(bus) {
+                Step::Stopped => return BoundaryExit::Stopped,
+                Step::Interrupt => true,
+                Step::Instruction => false,
+            };
             let b = Boundary {
                 cpu_clocks: (self.cycles - start) as u32,
                 pc: self.instruction_pc(),

@@ -4,6 +4,18 @@ use crate::Bus;
 use crate::cpu::{Cpu, Result};
 use crate::decode::Op;
 
+/// Calls the handler copy for the operand size in bits 6-7 (byte, word, long): the hot
+/// arithmetic handlers are monomorphic in their size, so masks and size tests fold away.
+macro_rules! sized {
+    ($cpu:ident . $f:ident ($bus:ident, $op:ident)) => {
+        match ($op >> 6) & 3 {
+            0 => $cpu.$f::<1, B>($bus, $op),
+            1 => $cpu.$f::<2, B>($bus, $op),
+            _ => $cpu.$f::<4, B>($bus, $op),
+        }
+    };
+}
+
 #[inline(always)]
 pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()> {
     match cpu.table[op as usize] {
@@ -12,15 +24,19 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::LineF => cpu.illegal(bus, 11),
         Op::OriCcr | Op::AndiCcr | Op::EoriCcr => cpu.logic_to_ccr(bus, op),
         Op::OriSr | Op::AndiSr | Op::EoriSr => cpu.logic_to_sr(bus, op),
-        Op::Ori | Op::Andi | Op::Subi | Op::Addi | Op::Eori => cpu.arith_imm(bus, op),
-        Op::Cmpi => cpu.cmpi(bus, op),
+        Op::Ori | Op::Andi | Op::Subi | Op::Addi | Op::Eori => sized!(cpu.arith_imm(bus, op)),
+        Op::Cmpi => sized!(cpu.cmpi(bus, op)),
         Op::BitDyn => cpu.bit_op(bus, op, false),
         Op::BitImm => cpu.bit_op(bus, op, true),
         Op::Movep => cpu.movep(bus, op),
-        Op::Move => cpu.move_(bus, op),
+        Op::Move => match op >> 12 {
+            1 => cpu.move_::<1, B>(bus, op),
+            3 => cpu.move_::<2, B>(bus, op),
+            _ => cpu.move_::<4, B>(bus, op),
+        },
         Op::Movea => cpu.movea(bus, op),
         Op::Moveq => cpu.moveq(bus, op),
-        Op::Negx | Op::Neg | Op::Not | Op::Clr => cpu.unary(bus, op),
+        Op::Negx | Op::Neg | Op::Not | Op::Clr => sized!(cpu.unary(bus, op)),
         Op::MoveFromSr => cpu.move_from_sr(bus, op),
         Op::Chk => cpu.chk(bus, op),
         Op::Lea => cpu.lea(bus, op),
@@ -32,7 +48,7 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Ext => cpu.ext(bus, op),
         Op::MovemToMem => cpu.movem_to_mem(bus, op),
         Op::MovemToReg => cpu.movem_to_reg(bus, op),
-        Op::Tst => cpu.tst(bus, op),
+        Op::Tst => sized!(cpu.tst(bus, op)),
         Op::Tas => cpu.tas(bus, op),
         Op::Trap => cpu.trap(bus, op),
         Op::Link => cpu.link(bus, op),
@@ -47,7 +63,7 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Rtr => cpu.rtr(bus),
         Op::Jsr => cpu.jsr(bus, op),
         Op::Jmp => cpu.jmp(bus, op),
-        Op::Addq | Op::Subq => cpu.addq_subq(bus, op),
+        Op::Addq | Op::Subq => sized!(cpu.addq_subq(bus, op)),
         Op::Scc => cpu.scc(bus, op),
         Op::Dbcc => cpu.dbcc(bus, op),
         Op::Bra | Op::Bcc => cpu.bcc(bus, op),
@@ -55,9 +71,11 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Divu => cpu.divu(bus, op),
         Op::Divs => cpu.divs(bus, op),
         Op::Sbcd | Op::Abcd => cpu.bcd_op(bus, op),
-        Op::Or | Op::And | Op::Sub | Op::Add => cpu.arith_to_reg(bus, op),
-        Op::Cmp => cpu.cmp(bus, op),
-        Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => cpu.arith_to_ea(bus, op),
+        Op::Or | Op::And | Op::Sub | Op::Add => sized!(cpu.arith_to_reg(bus, op)),
+        Op::Cmp => sized!(cpu.cmp(bus, op)),
+        Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => {
+            sized!(cpu.arith_to_ea(bus, op))
+        }
         Op::Suba | Op::Adda => cpu.adda_suba(bus, op),
         Op::Cmpa => cpu.cmpa(bus, op),
         Op::Subx | Op::Addx => cpu.addx_subx(bus, op),

@@ -24,7 +24,7 @@ mod ops_move;
 mod ops_shift;
 pub mod timing;
 
-pub use boundaries::{Boundary, BoundaryControl, BoundaryExit};
+pub use boundaries::{Boundary, BoundaryControl, BoundaryExit, Step};
 pub use cpu::{Cpu, RunState};
 pub use timing::Timing;
 

@@ -51,8 +51,12 @@ impl Cpu {
     }
 
     /// OR/AND/SUB/ADD <ea>,Dn.
-    pub(crate) fn arith_to_reg<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn arith_to_reg<const SIZE: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
+        let size = SIZE;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         let src = self.read_ea(bus, mode, reg, size)?;
@@ -67,8 +71,12 @@ impl Cpu {
     }
 
     /// OR/AND/SUB/ADD/EOR Dn,<ea> (EOR also to Dn).
-    pub(crate) fn arith_to_ea<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn arith_to_ea<const SIZE: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
+        let size = SIZE;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         let src = self.regs[((op >> 9) & 7) as usize];
@@ -89,8 +97,8 @@ impl Cpu {
         self.write_rmw(bus, loc, size, r)
     }
 
-    pub(crate) fn cmp<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn cmp<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let src = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, size)?;
         let dst = self.regs[((op >> 9) & 7) as usize];
         self.cmp_op(size, src, dst);
@@ -247,8 +255,8 @@ impl Cpu {
     }
 
     /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>.
-    pub(crate) fn arith_imm<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn arith_imm<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
         let kind = match (op >> 9) & 7 {
             0 => 0,
@@ -277,8 +285,8 @@ impl Cpu {
         self.write_rmw(bus, loc, size, r)
     }
 
-    pub(crate) fn cmpi<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn cmpi<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
@@ -291,8 +299,8 @@ impl Cpu {
         Ok(())
     }
 
-    pub(crate) fn addq_subq<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn addq_subq<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let q = match (op >> 9) & 7 {
             0 => 8,
             n => n as u32,
@@ -348,8 +356,8 @@ impl Cpu {
     }
 
     /// NEGX, CLR, NEG, NOT.
-    pub(crate) fn unary<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn unary<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         let loc = self.ea(bus, mode, reg, size, true)?;
@@ -380,8 +388,8 @@ impl Cpu {
     }
 
     #[inline(always)]
-    pub(crate) fn tst<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let size = size_field(op);
+    pub(crate) fn tst<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let size = SIZE;
         let v = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, size)?;
         self.logic_flags(size, v);
         self.prefetch(bus)

@@ -164,11 +164,17 @@ pub struct System {
     pub watches: Vec<Watch>,
     pub watch_hit: Option<WatchHit>,
     /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
-    /// interrupt since the scheduler last cleared this (its idle-loop detection).
+    /// interrupt, or the Z80 wrote through its bank window, since the scheduler last cleared
+    /// this (its idle-loop detection).
     pub touched: bool,
     /// The same for the Z80: it wrote, or read something other than its own RAM, since
     /// [`Bus::run_z80`] last cleared this.
     pub z80_touched: bool,
+    /// The 68000 made an access that can change what its scheduler loop decides at an
+    /// instruction boundary (a port, an interrupt acknowledge, a watched write) since the loop
+    /// last looked: the loop recomputes the interrupt level and checks for a watch hit only
+    /// then (`machine::run_ours`).
+    pub boundary_check: bool,
 }
 
 /// The 68000's bus: the hardware plus the Z80 it must catch up on BUSREQ/RESET writes.
@@ -176,6 +182,9 @@ pub struct System {
 pub struct Bus {
     pub sys: System,
     pub z80: SoundCpu,
+    /// The Z80's idle-loop candidate ([`run_z80_skipping_idle`]), carried from one Z80 run
+    /// to the next within a `Machine::run` call, which clears it first.
+    pub(crate) z80_idle: Option<SoundCpu>,
 }
 
 /// Extension words a 68000 instruction fetches before it reads its source operand: an
@@ -272,6 +281,7 @@ impl System {
                     value: b,
                     mclk: self.now,
                 });
+                self.boundary_check = true;
                 return;
             }
         }
@@ -613,6 +623,7 @@ impl Bus {
     /// RESET at $A11200 (bit 0 of the even byte; 0 holds the Z80 and the YM2612 in reset).
     pub(crate) fn write_zreset(&mut self, release: bool) {
         let now = self.sys.now;
+        self.sys.z80_touched = true;
         if release {
             if !self.sys.zbus.reset_released {
                 if !self.sys.zbus.busreq {
@@ -644,7 +655,12 @@ impl Bus {
         self.sys.z80_mclk_base = self.sys.z80_mclk;
         let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
         self.z80.set_irq(self.sys.vdp.z80_irq);
-        run_z80_skipping_idle(&mut self.z80, &mut Z80View(&mut self.sys), t_until);
+        run_z80_skipping_idle(
+            &mut self.z80,
+            &mut Z80View(&mut self.sys),
+            t_until,
+            &mut self.z80_idle,
+        );
         let t1 = self.z80.t_states();
         self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
     }
@@ -666,6 +682,8 @@ impl Bus {
     }
 
     fn z80_area_write(&mut self, addr: u32, value: u8) {
+        // What the Z80's idle loop reads may change (its candidate is carried between runs).
+        self.sys.z80_touched = true;
         self.sys.now += self.sys.timing.z80_ram_write_mclk;
         match (addr >> 13) & 3 {
             2 => self.sys.ym.write(addr & 3, value, self.sys.now),
@@ -729,6 +747,7 @@ impl Bus {
     #[inline(never)]
     fn read_u8_ports(&mut self, addr: u32) -> u8 {
         self.sys.touched = true;
+        self.sys.boundary_check = true;
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -766,6 +785,7 @@ impl Bus {
             return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
         }
         self.sys.touched = true;
+        self.sys.boundary_check = true;
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -782,23 +802,54 @@ impl Bus {
         }
     }
 
+    /// A 68000 byte write: work RAM inline, everything else out of line.
+    #[inline(always)]
     pub fn write_u8(&mut self, addr: u32, value: u8) {
         let addr = addr & 0xFF_FFFF;
         self.sys.touched = true;
+        if addr >= 0xE0_0000 {
+            self.sys.ram[(addr & 0xFFFF) as usize] = value;
+            if !self.sys.watches.is_empty() {
+                self.sys.note_write(addr, &[value]);
+            }
+            return;
+        }
+        self.write_u8_ports(addr, value);
+    }
+
+    #[inline(never)]
+    fn write_u8_ports(&mut self, addr: u32, value: u8) {
+        self.sys.boundary_check = true;
         match addr >> 16 {
             0x00..=0x3F => self.sys.cart.write_byte(addr, value),
             0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, value),
             0xA1 => self.ctrl_write_byte(addr, value),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_byte(addr, value),
-            0xE0..=0xFF => self.sys.ram[(addr & 0xFFFF) as usize] = value,
             _ => {}
         }
         self.sys.note_write(addr, &[value]);
     }
 
+    /// A 68000 word write: work RAM inline, everything else out of line.
+    #[inline(always)]
     pub fn write_u16(&mut self, addr: u32, value: u16) {
         let addr = addr & 0xFF_FFFE;
         self.sys.touched = true;
+        if addr >= 0xE0_0000 {
+            let a = (addr & 0xFFFF) as usize;
+            self.sys.ram[a] = (value >> 8) as u8;
+            self.sys.ram[a + 1] = value as u8;
+            if !self.sys.watches.is_empty() {
+                self.sys.note_write(addr, &value.to_be_bytes());
+            }
+            return;
+        }
+        self.write_u16_ports(addr, value);
+    }
+
+    #[inline(never)]
+    fn write_u16_ports(&mut self, addr: u32, value: u16) {
+        self.sys.boundary_check = true;
         match addr >> 16 {
             0x00..=0x3F => {
                 self.sys.cart.write_byte(addr, (value >> 8) as u8);
@@ -808,11 +859,6 @@ impl Bus {
             0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, (value >> 8) as u8),
             0xA1 => self.ctrl_write_word(addr, value),
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_word(addr, value),
-            0xE0..=0xFF => {
-                let a = (addr & 0xFFFF) as usize;
-                self.sys.ram[a] = (value >> 8) as u8;
-                self.sys.ram[a + 1] = value as u8;
-            }
             _ => {}
         }
         self.sys.note_write(addr, &value.to_be_bytes());
@@ -844,6 +890,7 @@ impl M68kBus for Bus {
     }
     fn interrupt_acknowledge(&mut self, level: u8) {
         self.sys.touched = true;
+        self.sys.boundary_check = true;
         self.sys.vdp.acknowledge(level);
     }
 }
@@ -858,9 +905,18 @@ impl M68kBus for Bus {
 /// runs normally, reaching `t_until` in the same state as without the skip. A HALT waiting
 /// for an interrupt is such a loop too. Sonic 2's sound driver waits in one between DAC
 /// samples.
-fn run_z80_skipping_idle(z80: &mut SoundCpu, view: &mut Z80View<'_>, t_until: u64) {
-    // The candidate loop: its target PC and the CPU then (with t_states and R as they were).
-    let mut idle: Option<SoundCpu> = None;
+///
+/// The candidate (`idle`: the CPU at its target PC, with t_states and R as they were) carries
+/// over to the next run: between runs the 68000 may write Z80 RAM or reset the Z80, which marks
+/// the view `z80_touched` (so the next arrival re-arms instead of skipping), and a changed
+/// interrupt line is part of the compared state; the T-state count is the Z80's own, which stops
+/// with it, so a pass measured across runs is still one pass.
+fn run_z80_skipping_idle(
+    z80: &mut SoundCpu,
+    view: &mut Z80View<'_>,
+    t_until: u64,
+    idle: &mut Option<SoundCpu>,
+) {
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
         z80.step(view);
@@ -868,7 +924,7 @@ fn run_z80_skipping_idle(z80: &mut SoundCpu, view: &mut Z80View<'_>, t_until: u6
         if pc > from || z80.pending_prefix != 0 {
             continue;
         }
-        if let Some(then) = &idle
+        if let Some(then) = idle.as_ref()
             && then.regs.pc == pc
             && !view.0.z80_touched
             && same_but_clock_and_r(then, z80)
@@ -884,7 +940,7 @@ fn run_z80_skipping_idle(z80: &mut SoundCpu, view: &mut Z80View<'_>, t_until: u6
                 z80.regs.r = (r & 0x80) | advanced as u8;
             }
         }
-        idle = Some(z80.clone());
+        *idle = Some(z80.clone());
         view.0.z80_touched = false;
     }
 }
@@ -904,24 +960,27 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
 
 /// Our 68000 on the console's bus. Every access of an instruction is made at the clock the
 /// instruction started (`sys.now`, moved once per instruction by [`Bus::advance_cpu`]), as with
-/// `m68k`: the verified Sonic 2 results depend on it, so the per-access `cycle` is not used yet.
+/// `m68k`: the verified Sonic 2 results depend on it. The per-access `cycle` is kept
+/// (`access_clock`) and used only by the hardware profile (`Timing::HARDWARE`).
 impl m68000::Bus for Bus {
-    #[inline]
+    // Always inline: ROM and work RAM are a test and an index, less than the call. The
+    // access's own clock is kept for the hardware profile's port timing (`access_time`).
+    #[inline(always)]
     fn read_word(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u16 {
         self.sys.access_clock = cycle;
         self.read_u16(addr)
     }
-    #[inline]
+    #[inline(always)]
     fn read_byte(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u8 {
         self.sys.access_clock = cycle;
         self.read_u8(addr)
     }
-    #[inline]
+    #[inline(always)]
     fn write_word(&mut self, addr: u32, value: u16, _fc: m68000::FunctionCode, cycle: u64) {
         self.sys.access_clock = cycle;
         self.write_u16(addr, value)
     }
-    #[inline]
+    #[inline(always)]
     fn write_byte(&mut self, addr: u32, value: u8, _fc: m68000::FunctionCode, cycle: u64) {
         self.sys.access_clock = cycle;
         self.write_u8(addr, value)
@@ -930,6 +989,7 @@ impl m68000::Bus for Bus {
     // Genesis Plus GX 1.7 results were verified with; the real bus arbiter drops it (Gargoyles).
     fn interrupt_acknowledge(&mut self, level: u8, _cycle: u64) -> m68000::InterruptAck {
         self.sys.touched = true;
+        self.sys.boundary_check = true;
         self.sys.vdp.acknowledge(level);
         // The Mega Drive autovectors every level.
         m68000::InterruptAck::Autovector
@@ -990,6 +1050,9 @@ impl Z80View<'_> {
 
     fn bank_write(&mut self, addr: u16, value: u8, now: u64) {
         let sys = &mut *self.0;
+        // Work RAM or the cartridge may change under a 68000 idle loop carried from the last
+        // line (`machine::run_ours`): it must be proven idle again.
+        sys.touched = true;
         let a = sys.zbus.bank | (addr as u32 & 0x7FFF);
         match a >> 16 {
             0x00..=0x3F => sys.cart.write_byte(a, value),

@@ -142,12 +142,14 @@ impl Machine {
             watch_hit: None,
             touched: false,
             z80_touched: false,
+            boundary_check: false,
         };
         let mut m = Machine {
             cpu: MainCpu::new(options.cpu),
             bus: Bus {
                 sys,
                 z80: SoundCpu::new(),
+                z80_idle: None,
             },
             region,
             frame_line: 0,
@@ -190,12 +192,17 @@ impl Machine {
     /// Runs until a frame ends, a watched write happens, or `max_mclk` master clocks pass.
     pub fn run(&mut self, max_mclk: u64) -> RunStop {
         let deadline = self.bus.sys.now.saturating_add(max_mclk);
+        // The 68000's idle-loop candidate, carried from line to line within this call (nothing
+        // outside the machine runs in between; see `run_ours`).
+        let mut idle = None;
+        // Anything may have changed since the last call (the harness pokes RAM, loads states).
+        self.bus.z80_idle = None;
         loop {
             match self.phase {
                 Phase::LineStart => self.begin_line(),
                 Phase::BeforeVint => {
                     let at = self.line_start + self.bus.sys.vdp.vint_mclk();
-                    if let Some(hit) = self.run_cpu(at.min(deadline)) {
+                    if let Some(hit) = self.run_cpu(at.min(deadline), &mut idle) {
                         return RunStop::Watch(hit);
                     }
                     if self.bus.sys.now < at {
@@ -211,7 +218,7 @@ impl Machine {
                 }
                 Phase::ToLineEnd => {
                     let end = self.line_start + MCLK_PER_LINE;
-                    if let Some(hit) = self.run_cpu(end.min(deadline)) {
+                    if let Some(hit) = self.run_cpu(end.min(deadline), &mut idle) {
                         return RunStop::Watch(hit);
                     }
                     if self.bus.sys.now < end {
@@ -277,7 +284,7 @@ impl Machine {
     /// passes that end before `target`; the rest run normally, so the CPU reaches every
     /// later boundary in the same state at the same clock as without the skip. Sonic 2 waits
     /// for V-int that way (`tst.b (Vint_routine).w; bne.s`, Rev B $3346).
-    fn run_cpu(&mut self, target: u64) -> Option<WatchHit> {
+    fn run_cpu(&mut self, target: u64, idle: &mut Option<OursIdle>) -> Option<WatchHit> {
         let sys = &mut self.bus.sys;
         sys.now += std::mem::take(&mut sys.m68k_debt_mclk);
         if sys.now >= target {
@@ -285,7 +292,7 @@ impl Machine {
         }
         // One match per run; each core's instruction loop is its own monomorphic copy.
         let exit = match &mut self.cpu {
-            MainCpu::Ours(cpu) => run_core(cpu, &mut self.bus, target),
+            MainCpu::Ours(cpu) => run_ours(cpu, &mut self.bus, target, idle),
             MainCpu::M68k(cpu) => run_core(cpu.as_mut(), &mut self.bus, target),
         };
         let sys = &mut self.bus.sys;
@@ -490,4 +497,131 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
             irq_level: bus.sys.vdp.cpu_irq_level_at_boundary(),
         }
     })
+}
+
+/// The idle-loop candidate of [`run_ours`]: the target of the last backward branch, the CPU
+/// there and the clock then; `end`: the clock at which the run that armed it returned.
+struct OursIdle {
+    pc: u32,
+    at: u64,
+    state: Option<m68000::Cpu>,
+    end: u64,
+}
+
+impl OursIdle {
+    #[inline(always)]
+    fn arm(&mut self, pc: u32, now: u64, cpu: &m68000::Cpu) {
+        self.pc = pc;
+        self.at = now;
+        self.state = Some(cpu.clone());
+    }
+}
+
+/// [`run_core`] for our 68000, with the scheduler's boundary work inline and only what changed
+/// looked at: the clock moves once per instruction at its boundary as there (every access of
+/// an instruction at its start clock), but the interrupt level and the watch hit are worked out
+/// again only after an access that can change them (`System::boundary_check`: a port, an
+/// interrupt acknowledge, a watched write) or while the VDP's one-instruction latency is
+/// running. The idle-loop skip is [`run_core`]'s, at the same boundaries.
+///
+/// The candidate carries over from one run to the next within a [`Machine::run`] call: between
+/// the two only the line events, DMA and the Z80 run, none of which a loop that reads only ROM
+/// and work RAM can see, except a Z80 write through the bank window (which marks the bus
+/// `touched`) and a clock moved by a DMA stall or owed bank clocks (the candidate is dropped
+/// then: a pass is measured on an unbroken clock). A newly asserted interrupt level is part of
+/// the compared state. So a loop proven idle on one line is skipped from the next line's
+/// first pass instead of after two more passes on every line.
+fn run_ours(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    carried: &mut Option<OursIdle>,
+) -> BoundaryExit {
+    cpu.prepare(&bus.sys.timing);
+    cpu.set_ipl(bus.sys.vdp.cpu_irq_level());
+    // The first boundary always looks (a latency may be running from the last run).
+    bus.sys.boundary_check = true;
+    let interrupt_clocks = bus.sys.timing.interrupt_clocks;
+    // With refresh stalls the clock does not advance by whole passes.
+    let skip_idle = !bus.sys.timing.refresh_stall;
+    let mut idle = match carried.take() {
+        Some(idle) if skip_idle && idle.end == bus.sys.now => idle,
+        _ => OursIdle {
+            pc: u32::MAX,
+            at: 0,
+            state: None,
+            end: 0,
+        },
+    };
+    let exit = run_ours_loop(cpu, bus, target, skip_idle, interrupt_clocks, &mut idle);
+    if exit == BoundaryExit::Requested && bus.sys.watch_hit.is_none() {
+        idle.end = bus.sys.now;
+        *carried = Some(idle);
+    }
+    exit
+}
+
+#[inline(always)]
+fn run_ours_loop(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    skip_idle: bool,
+    interrupt_clocks: Option<u32>,
+    idle: &mut OursIdle,
+) -> BoundaryExit {
+    loop {
+        let start = cpu.cycles;
+        let step = cpu.next_boundary(bus);
+        let interrupt = match step {
+            m68000::Step::Stopped => return BoundaryExit::Stopped,
+            m68000::Step::Interrupt => true,
+            m68000::Step::Instruction => false,
+        };
+        let clocks = match interrupt_clocks {
+            Some(c) if interrupt => c,
+            _ => (cpu.cycles - start) as u32,
+        };
+        if skip_idle {
+            // No refresh stalls (`advance_cpu` would test for them after every instruction).
+            bus.sys.now += clocks as u64 * M68K_DIVIDER;
+        } else {
+            bus.advance_cpu(clocks);
+        }
+        let pc = cpu.instruction_pc();
+        let from = std::mem::replace(&mut bus.sys.pc, pc);
+        if skip_idle {
+            if pc == idle.pc
+                && let Some(state) = &idle.state
+            {
+                if !bus.sys.touched && state.same_state_but_clock(cpu) {
+                    let now = bus.sys.now;
+                    let pass = now - idle.at;
+                    if now < target && pass > 0 {
+                        bus.sys.now += (target - 1 - now) / pass * pass;
+                    }
+                }
+                idle.arm(pc, bus.sys.now, cpu);
+                bus.sys.touched = false;
+            } else if pc <= from && !interrupt {
+                idle.arm(pc, bus.sys.now, cpu);
+                bus.sys.touched = false;
+            }
+        }
+        if bus.sys.boundary_check {
+            let vdp = &mut bus.sys.vdp;
+            cpu.set_ipl(vdp.cpu_irq_level_at_boundary());
+            // The latency's next steps happen at the following boundaries.
+            bus.sys.boundary_check = matches!(
+                vdp.irq_delay,
+                crate::vdp::irq::IrqDelay::Armed(_) | crate::vdp::irq::IrqDelay::Next(_)
+            );
+            if bus.sys.watch_hit.is_some() {
+                return BoundaryExit::Requested;
+            }
+        }
+        if bus.sys.now >= target {
+            return BoundaryExit::Requested;
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! The console's 68000: our own core (`m68000`, the default) or the pinned `m68k` crate (the
 //! cross-check backend), chosen when the machine is built.
 //!
-//! The scheduler runs either one the same way: straight to its next event, with a callback at
-//! every instruction boundary ([`BoundaryCore`]). The backend is matched once per scheduler
-//! run, not per instruction, so each core's loop stays monomorphic.
+//! The scheduler runs either one straight to its next event: `m68k` with a callback at every
+//! instruction boundary ([`BoundaryCore`]), ours with the same boundary work inline in the
+//! scheduler's own loop (`machine::run_ours`, through `m68000::Cpu::next_boundary`). The
+//! backend is matched once per scheduler run, not per instruction, so each core's loop stays
+//! monomorphic.
 
 use crate::bus::{Bus, Timing};
 use crate::cpu68k::{Boundary, BoundaryControl, BoundaryExit, Cpu68k, Cpu68kState};
