@@ -538,6 +538,7 @@ fn run_ours(
     carried: &mut Option<OursIdle>,
 ) -> BoundaryExit {
     cpu.prepare(&bus.sys.timing);
+    bus.sys.instruction_clock = cpu.cycles;
     cpu.set_ipl(bus.sys.vdp.cpu_irq_level());
     // The first boundary always looks (a latency may be running from the last run).
     bus.sys.boundary_check = true;
@@ -588,6 +589,9 @@ fn run_ours_loop(
         } else {
             bus.advance_cpu(clocks);
         }
+        // Where the next instruction's accesses count from (`Bus::access_time`, the hardware
+        // profile's own bus cycles).
+        bus.sys.instruction_clock = cpu.cycles;
         let pc = cpu.instruction_pc();
         let from = std::mem::replace(&mut bus.sys.pc, pc);
         if skip_idle {

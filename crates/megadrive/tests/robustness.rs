@@ -166,6 +166,41 @@ fn fuzz_edited_state(data: &[u8]) -> (Machine, Vec<u8>) {
     (m, s)
 }
 
+/// [`fuzz_edited_state`] for edits found against state version 7. Version 8 inserted two bytes
+/// into the timing block (the switches `hardware_vdp` and `gpgx17_invalid_write_delay`, after
+/// `gpgx17_status_read`); the edits are applied as the fuzz target applied them to the
+/// version-7 state (its length two bytes shorter), and offsets at or past the inserted bytes
+/// move by two, so each edit hits the field it hit when it was found.
+fn fuzz_edited_v7_state(data: &[u8]) -> (Machine, Vec<u8>) {
+    const INSERTED: usize = 2;
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    m.run_frame();
+    let base = m.save_state();
+    // Where the inserted bytes start: the first byte that changes with `hardware_vdp` alone.
+    let mut flipped = m.clone();
+    flipped.bus.sys.timing.hardware_vdp = !flipped.bus.sys.timing.hardware_vdp;
+    let insert_at = base
+        .iter()
+        .zip(flipped.save_state())
+        .position(|(a, b)| *a != b)
+        .unwrap();
+    let to_v8 = |at: usize| if at >= insert_at { at + INSERTED } else { at };
+    let v7_len = base.len() - INSERTED;
+    let len = u32::from_le_bytes(data[0..4].try_into().unwrap()) as usize % (v7_len + 64);
+    let mut s = base;
+    if len <= insert_at {
+        s.truncate(len);
+    } else {
+        s.resize(len + INSERTED, 0xA5);
+    }
+    for e in data[4..].chunks_exact(5) {
+        let at = u32::from_le_bytes(e[0..4].try_into().unwrap()) as usize % len;
+        s[to_v8(at)] = e[4];
+    }
+    (m, s)
+}
+
 /// Fuzz finding (`fuzz/regressions/save_state-timeout-99b71ef1.edits`): an edited state whose
 /// Z80 clock lay far behind the master clock loaded, and the Z80 then caught up for minutes
 /// instead of running 16 lines. The edits were found against state version 6; a later layout
@@ -209,7 +244,7 @@ fn a_state_with_clocks_out_of_step_is_refused() {
 #[test]
 fn the_save_state_input_on_line_1536_is_refused() {
     let input = include_bytes!("../../../fuzz/regressions/save_state-timeout-75c56370.edits");
-    let (mut m, state) = fuzz_edited_state(input);
+    let (mut m, state) = fuzz_edited_v7_state(input);
     let err = m.load_state(&state).unwrap_err();
     assert!(
         err.to_string()
@@ -252,7 +287,7 @@ fn a_state_past_the_frame_or_with_an_impossible_dma_is_refused() {
 #[test]
 fn the_save_state_input_with_psg_register_33_is_refused() {
     let input = include_bytes!("../../../fuzz/regressions/save_state-crash-9fdab285.edits");
-    let (mut m, state) = fuzz_edited_state(input);
+    let (mut m, state) = fuzz_edited_v7_state(input);
     let err = m.load_state(&state).unwrap_err();
     assert!(
         err.to_string().contains("PSG latched register above 7"),
