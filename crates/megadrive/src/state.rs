@@ -647,7 +647,13 @@ impl Machine {
         v.frame = frame;
         v.drawing = drawing;
         v.renderer = crate::vdp::render::Renderer::new();
-        if v.active_lines > 240 || v.frame_height as usize > crate::vdp::MAX_HEIGHT {
+        // A line is 256 or 320 pixels wide (H32/H40, `Vdp::render_line`); `frame_buffer`
+        // reads the visible frame with that width against a 320-pixel stride, so any other
+        // width in a state would read past the buffer.
+        let widths_ok = [v.frame_width, v.drawing_width]
+            .iter()
+            .all(|w| matches!(w, 256 | 320));
+        if v.active_lines > 240 || v.frame_height as usize > crate::vdp::MAX_HEIGHT || !widths_ok {
             return Err(r.invalid("VDP geometry"));
         }
         // A line past the frame's last one never ends the frame (`Machine::run` ends it when

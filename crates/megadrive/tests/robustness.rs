@@ -318,3 +318,30 @@ fn watch_stops_at_the_write() {
     assert_eq!(hit.addr, 0xFF_F62A);
     assert_eq!(m.read_u8(0xFFF62A), 8);
 }
+
+/// A state whose visible frame is wider than a line can be (the VDP draws 256 or 320 pixels)
+/// is refused: `frame_buffer` would read it against the 320-pixel stride, past the buffer's
+/// end (found reading the loader after the fuzz campaigns; the fuzz target never reads the
+/// picture).
+#[test]
+fn a_state_with_an_impossible_frame_width_is_refused() {
+    let mut m = Machine::new(idle_rom(), Options::default()).unwrap();
+    m.run_frame();
+    for width in [0u16, 255, 321, 0xFFFF] {
+        let mut wide = m.clone();
+        wide.bus.sys.vdp.frame_width = width;
+        let err = m.clone().load_state(&wide.save_state()).unwrap_err();
+        assert!(err.to_string().contains("VDP geometry"), "{width}: {err}");
+        let mut drawing = m.clone();
+        drawing.bus.sys.vdp.drawing_width = width;
+        let err = m.clone().load_state(&drawing.save_state()).unwrap_err();
+        assert!(err.to_string().contains("VDP geometry"), "{width}: {err}");
+    }
+    for width in [256u16, 320] {
+        let mut ok = m.clone();
+        ok.bus.sys.vdp.frame_width = width;
+        let mut loaded = m.clone();
+        loaded.load_state(&ok.save_state()).unwrap();
+        assert_eq!(loaded.frame_buffer().width, width as usize);
+    }
+}
