@@ -164,6 +164,19 @@ fn run_wav_writes_the_frames_sound() {
     assert!(bytes[44..].iter().all(|&b| b == 0));
 }
 
+/// `play` takes the same chip names and refuses others before it opens a window.
+#[test]
+fn play_unknown_chip() {
+    let rom = file("cart3.bin", cartridge());
+    let out = s2lab(&["play", &rom, "--ym2612", "ym9999"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown --ym2612 'ym9999' (integrated, discrete)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn run_wav_unknown_chip() {
     let rom = file("cart2.bin", cartridge());
