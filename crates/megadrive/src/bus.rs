@@ -940,16 +940,65 @@ fn run_z80_skipping_idle(
                 z80.regs.r = (r & 0x80) | advanced as u8;
             }
         }
-        *idle = Some(z80.clone());
+        *idle = Some(*z80);
         view.0.z80_touched = false;
     }
 }
 
 /// Whether two Z80 states are equal apart from the T-state count and the refresh counter.
+///
+/// Field by field, without copying either side (this runs at every backward jump, and the
+/// register most likely to differ, a delay loop's counter B, is tested first); the exhaustive
+/// destructuring makes a register added to the core a compile error here.
 fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
-    let mut b_regs = b.regs.clone();
-    b_regs.r = a.regs.r;
-    a.regs == b_regs
+    let z80::Registers {
+        pc,
+        sp,
+        a: acc,
+        f,
+        b: reg_b,
+        c,
+        d,
+        e,
+        h,
+        l,
+        i,
+        r: _,
+        ix,
+        iy,
+        wz,
+        af_,
+        bc_,
+        de_,
+        hl_,
+        im,
+        iff1,
+        iff2,
+        q,
+    } = &a.regs;
+    let o = &b.regs;
+    *reg_b == o.b
+        && *c == o.c
+        && *acc == o.a
+        && *f == o.f
+        && *d == o.d
+        && *e == o.e
+        && *h == o.h
+        && *l == o.l
+        && *pc == o.pc
+        && *sp == o.sp
+        && *ix == o.ix
+        && *iy == o.iy
+        && *wz == o.wz
+        && *q == o.q
+        && *i == o.i
+        && *af_ == o.af_
+        && *bc_ == o.bc_
+        && *de_ == o.de_
+        && *hl_ == o.hl_
+        && *im == o.im
+        && *iff1 == o.iff1
+        && *iff2 == o.iff2
         && a.after_ei == b.after_ei
         && a.after_ld_a_ir == b.after_ld_a_ir
         && a.halted == b.halted
@@ -1091,6 +1140,20 @@ impl Z80View<'_> {
             0x8000..=0xFFFF => self.bank_read(addr, now),
         }
     }
+
+    /// Writes above the Z80's own RAM (out of line, as for reads).
+    #[inline(never)]
+    fn write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
+        let now = self.mclk(t);
+        match addr {
+            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize] = value,
+            0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
+            0x6000..=0x60FF => self.0.zbus.write_bank(value),
+            0x7F00..=0x7FFF => z80_vdp_write(self.0, addr as u32, value, now),
+            0x6100..=0x7EFF => {}
+            0x8000..=0xFFFF => self.bank_write(addr, value, now),
+        }
+    }
 }
 
 impl z80::Bus for Z80View<'_> {
@@ -1102,21 +1165,14 @@ impl z80::Bus for Z80View<'_> {
         self.read_outside_ram(addr, t)
     }
 
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, t: u64) {
         self.0.z80_touched = true;
         if addr < 0x4000 {
             self.0.zbus.ram[(addr & 0x1FFF) as usize] = value;
             return;
         }
-        let now = self.mclk(t);
-        match addr {
-            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize] = value,
-            0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
-            0x6000..=0x60FF => self.0.zbus.write_bank(value),
-            0x7F00..=0x7FFF => z80_vdp_write(self.0, addr as u32, value, now),
-            0x6100..=0x7EFF => {}
-            0x8000..=0xFFFF => self.bank_write(addr, value, now),
-        }
+        self.write_outside_ram(addr, value, t)
     }
 
     fn port_in(&mut self, _port: u16, _t: u64) -> u8 {

@@ -324,7 +324,7 @@ impl Machine {
 
         // Memories.
         packed::write(&mut w, &sys.ram, 1);
-        packed::write(&mut w, &sys.zbus.ram, 1);
+        packed::write(&mut w, &sys.zbus.ram[..], 1);
         w.bool(sys.zbus.busreq);
         w.bool(sys.zbus.reset_released);
         w.u32(sys.zbus.bank);
@@ -537,7 +537,8 @@ impl Machine {
         sys.cart.derive_fast_path();
 
         sys.ram = packed::read(&mut r, sys.ram.len())?;
-        sys.zbus.ram = packed::read(&mut r, sys.zbus.ram.len())?;
+        let z80_ram = packed::read(&mut r, sys.zbus.ram.len())?;
+        sys.zbus.ram.copy_from_slice(&z80_ram);
         sys.zbus.busreq = r.bool()?;
         sys.zbus.reset_released = r.bool()?;
         sys.zbus.bank = r.u32()?;

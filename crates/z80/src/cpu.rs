@@ -4,8 +4,9 @@
 use crate::Bus;
 use crate::registers::Registers;
 
-/// A Zilog Z80. All state is plain data: cloning saves it, assigning the clone back restores it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A Zilog Z80. All state is plain data: copying saves it, assigning the copy back restores it
+/// (`Copy`: the console's idle-loop detection keeps a copy at every backward jump).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Z80 {
     /// Register file, including WZ, IFFs, IM and the Q latch.
     pub regs: Registers,
@@ -25,8 +26,9 @@ pub struct Z80 {
     /// A DD/FD prefix fetched at the end of the previous step (prefix chain): the next step
     /// continues with it and, as on the chip, accepts no interrupt in between. 0 = none.
     pub pending_prefix: u8,
-    /// Scratch for the Q latch: set when the current instruction writes F. Always false between steps.
-    pub(crate) flags_written: bool,
+    /// Scratch for the Q latch: $FF once the current instruction writes F, else 0 (a mask, so
+    /// that Q = F & mask at the end of the step needs no branch). Always 0 between steps.
+    pub(crate) q_mask: u8,
 }
 
 impl Default for Z80 {
@@ -47,7 +49,7 @@ impl Z80 {
             irq_line: false,
             t_states: 0,
             pending_prefix: 0,
-            flags_written: false,
+            q_mask: 0,
         };
         cpu.reset();
         cpu
@@ -71,7 +73,7 @@ impl Z80 {
         self.halted = false;
         self.nmi_pending = false;
         self.pending_prefix = 0;
-        self.flags_written = false;
+        self.q_mask = 0;
     }
 
     /// Absolute T-state count.
@@ -103,34 +105,40 @@ impl Z80 {
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> u32 {
         let start = self.t_states;
-        if self.pending_prefix == 0 {
-            if self.nmi_pending {
-                self.accept_nmi(bus);
-                return (self.t_states - start) as u32;
-            }
-            if self.irq_line && self.regs.iff1 && !self.after_ei {
-                self.accept_irq(bus);
-                return (self.t_states - start) as u32;
-            }
-            if self.halted {
-                self.halt_cycle(bus);
-                return (self.t_states - start) as u32;
-            }
+        // One test for the rare cases (an interrupt to accept, a HALT cycle), which run out
+        // of line; a pending DD/FD prefix holds them all off, as on the chip.
+        let accept_irq = self.irq_line & self.regs.iff1 & !self.after_ei;
+        if (self.nmi_pending | accept_irq | self.halted) & (self.pending_prefix == 0) {
+            self.step_interrupt_or_halt(bus);
+            return (self.t_states - start) as u32;
         }
-        self.flags_written = false;
+        // `q_mask` is 0 between steps.
         self.after_ei = false;
         self.after_ld_a_ir = false;
-        let prefix = std::mem::take(&mut self.pending_prefix);
-        if prefix != 0 {
+        if self.pending_prefix != 0 {
+            let prefix = std::mem::take(&mut self.pending_prefix);
             self.exec_prefixed(bus, prefix);
         } else {
             let op = self.fetch_opcode(bus);
             self.exec_base::<0, B>(bus, op);
         }
         // Q holds F only if this instruction produced flags.
-        self.regs.q = if self.flags_written { self.regs.f } else { 0 };
-        self.flags_written = false;
+        self.regs.q = self.regs.f & self.q_mask;
+        self.q_mask = 0;
         (self.t_states - start) as u32
+    }
+
+    /// The start of a step with no prefix pending and an NMI, an interrupt or a HALT cycle to
+    /// run instead of an instruction, in that order of priority.
+    #[inline(never)]
+    fn step_interrupt_or_halt<B: Bus>(&mut self, bus: &mut B) {
+        if self.nmi_pending {
+            self.accept_nmi(bus);
+        } else if self.irq_line && self.regs.iff1 && !self.after_ei {
+            self.accept_irq(bus);
+        } else {
+            self.halt_cycle(bus);
+        }
     }
 
     /// Step until the T-state counter reaches `until_t` (it may overshoot by one instruction).
@@ -243,6 +251,6 @@ impl Z80 {
     #[inline(always)]
     pub(crate) fn set_f(&mut self, f: u8) {
         self.regs.f = f;
-        self.flags_written = true;
+        self.q_mask = 0xFF;
     }
 }

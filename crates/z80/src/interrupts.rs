@@ -55,10 +55,10 @@ impl Z80 {
                     self.regs.pc = (data & 0x38) as u16;
                     self.regs.wz = self.regs.pc;
                 } else {
-                    self.flags_written = false;
+                    self.q_mask = 0;
                     self.exec_base::<0, B>(bus, data);
-                    self.regs.q = if self.flags_written { self.regs.f } else { 0 };
-                    self.flags_written = false;
+                    self.regs.q = self.regs.f & self.q_mask;
+                    self.q_mask = 0;
                 }
             }
             1 => {

@@ -21,7 +21,7 @@ pub const XYF: u8 = XF | YF;
 
 /// Register file. 8-bit halves are stored separately because most instructions address them
 /// individually; pair accessors assemble them on demand.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Registers {
     pub pc: u16,
     pub sp: u16,

@@ -182,7 +182,7 @@ fn halted_state_saved_by_clone_restores_and_resumes_identically() {
     cpu.step(&mut bus);
     cpu.step(&mut bus);
     assert!(cpu.halted);
-    let (saved_cpu, saved_bus) = (cpu.clone(), bus.clone());
+    let (saved_cpu, saved_bus) = (cpu, bus.clone());
 
     let run = |cpu: &mut Z80, bus: &mut Ram| {
         cpu.step(bus);
@@ -208,7 +208,7 @@ fn ld_a_i_interrupted_reads_p_v_as_zero() {
     let mut cpu = cpu_at(0x0000, 1);
     assert_eq!(cpu.step(&mut bus), 9);
     assert_ne!(cpu.regs.f & crate::registers::PF, 0);
-    let mut interrupted = cpu.clone();
+    let mut interrupted = cpu;
     interrupted.set_irq(true);
     interrupted.step(&mut bus.clone());
     assert_eq!(interrupted.regs.f & crate::registers::PF, 0);
