@@ -24,13 +24,18 @@ EXPECTED = ["0100 0100 0000 0200"] * 6 + ["0100 FFFF FFFF 0200", "0100 0100 0000
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) not in (2, 3) or sys.argv[1] in ("-h", "--help") or sys.argv[2:] not in ([], ["hardware"]):
         raise SystemExit(__doc__)
     folder = sys.argv[1]
     extra = sys.argv[2:3]
     rom = os.path.join(folder, "VDPFIFOTesting.bin")
     script = os.path.join(folder, "vdpfifo-pages.txt")
     ours = "target/release/examples/dump_frames"
+    for need, what in ((rom, "the test ROM (tools/external-roms/build.sh makes it)"),
+                       (script, "its page script"),
+                       (ours, "cargo build --release -p megadrive --example dump_frames")):
+        if not os.path.isfile(need):
+            raise SystemExit(f"{need}: missing ({what})")
     desc = open(rom, "rb").read()[DESC_AT:DESC_AT + DESC_LEN]
     p = subprocess.Popen([ours, rom, script, str(FRAME)] + extra, stdout=subprocess.PIPE)
     ram = b""
