@@ -177,6 +177,26 @@ fn play_unknown_chip() {
     );
 }
 
+/// `--timing` picks a profile; an unknown name is refused, by `run` and by `play` before it
+/// opens a window.
+#[test]
+fn run_timing_profiles() {
+    let rom = file("cart4.bin", cartridge());
+    for profile in ["gpgx17", "gpgx2024", "hardware"] {
+        let out = s2lab(&["run", &rom, "--frames", "2", "--timing", profile]);
+        assert_eq!(out.status.code(), Some(0), "{profile}: {out:?}");
+    }
+    for cmd in ["run", "play"] {
+        let out = s2lab(&[cmd, &rom, "--frames", "2", "--timing", "fast"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("unknown --timing 'fast' (gpgx17, gpgx2024, hardware)"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
 #[test]
 fn run_wav_unknown_chip() {
     let rom = file("cart2.bin", cartridge());

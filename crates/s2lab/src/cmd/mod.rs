@@ -50,3 +50,14 @@ pub fn parse_ym2612(chip: &str) -> Result<bool> {
         other => bail!("unknown --ym2612 '{other}' (integrated, discrete)"),
     }
 }
+
+/// `--timing gpgx17|gpgx2024|hardware` (`run`, `play`): the console's timing profile. The
+/// default, Genesis Plus GX 1.7's, is the one everything about Sonic 2 is verified in.
+pub fn parse_timing(name: &str) -> Result<megadrive::Timing> {
+    match name {
+        "gpgx17" => Ok(megadrive::Timing::GPGX_1_7),
+        "gpgx2024" => Ok(megadrive::Timing::GPGX_2024),
+        "hardware" => Ok(megadrive::Timing::HARDWARE),
+        other => bail!("unknown --timing '{other}' (gpgx17, gpgx2024, hardware)"),
+    }
+}

@@ -69,6 +69,9 @@ pub struct PlayArgs {
     /// discrete (the Model 1's YM2612, with its DAC's ladder distortion).
     #[arg(long, default_value = "integrated", value_name = "CHIP")]
     pub ym2612: String,
+    /// Timing profile: gpgx17 (the default), gpgx2024 or hardware, as for `run`.
+    #[arg(long, default_value = "gpgx17", value_name = "PROFILE")]
+    pub timing: String,
 }
 
 fn parse_region(s: &str) -> anyhow::Result<Option<Region>> {
@@ -105,6 +108,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let options = Options {
         region: parse_region(&args.region)?,
         discrete_ym2612: super::parse_ym2612(&args.ym2612)?,
+        timing: super::parse_timing(&args.timing)?,
         ..Options::default()
     };
     if let Some(wav) = &args.wav {

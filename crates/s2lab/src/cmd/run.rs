@@ -54,6 +54,11 @@ pub struct RunArgs {
     /// the default) or discrete (the Model 1's YM2612, with its DAC's ladder distortion).
     #[arg(long, default_value = "integrated", value_name = "CHIP")]
     pub ym2612: String,
+    /// Timing profile: gpgx17 (Genesis Plus GX 1.7, the default, in which Sonic 2 is verified),
+    /// gpgx2024 (later Genesis Plus GX) or hardware (what hardware measurements show where
+    /// Genesis Plus GX differs: VDP port accesses at their own bus cycle, FIFO waits).
+    #[arg(long, default_value = "gpgx17", value_name = "PROFILE")]
+    pub timing: String,
 }
 
 /// The longest run: what an input script may hold.
@@ -152,6 +157,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let discrete_ym2612 = super::parse_ym2612(&args.ym2612)?;
+    let timing = super::parse_timing(&args.timing)?;
     let region = match args.region.as_str() {
         "auto" => None,
         "us" => Some(Region::USA),
@@ -201,6 +207,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             region,
             cpu: args.cpu,
             discrete_ym2612,
+            timing,
             ..Options::default()
         },
     )
