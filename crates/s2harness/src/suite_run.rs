@@ -69,18 +69,7 @@ fn job_name(job: &Job) -> String {
 /// recording of the real game), which takes the game's place in the outcome.
 pub fn run_job_model_only(job: &Job) -> RunOutcome {
     let start = Instant::now();
-    let mut outcome = RunOutcome {
-        suite: job.suite.clone(),
-        name: job_name(job),
-        seconds: 0.0,
-        game: None,
-        model: None,
-        vs_model: None,
-        vs_reference: None,
-        error: None,
-        solid: Vec::new(),
-        kept: None,
-    };
+    let mut outcome = RunOutcome::new(&job.suite, job_name(job));
     let Some(reference) = &job.reference else {
         outcome.error = Some(format!(
             "{}: no reference trace beside it to compare the model with",
@@ -113,18 +102,7 @@ pub fn run_job_model_only(job: &Job) -> RunOutcome {
 pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
     let start = Instant::now();
     let name = job_name(job);
-    let mut outcome = RunOutcome {
-        suite: job.suite.clone(),
-        name,
-        seconds: 0.0,
-        game: None,
-        model: None,
-        vs_model: None,
-        vs_reference: None,
-        error: None,
-        solid: Vec::new(),
-        kept: None,
-    };
+    let mut outcome = RunOutcome::new(&job.suite, name);
     let sc = match Scenario::load(&job.scenario) {
         Ok(sc) => sc,
         Err(e) => {
@@ -134,20 +112,7 @@ pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
     };
     outcome.solid = sc.solid.clone();
     let model = run_scenario(&sc);
-    match game.run(&sc) {
-        Ok(trace) => {
-            outcome.vs_model = Some(diff(&model, &trace));
-            if let Some(r) = &job.reference {
-                match Trace::read(r) {
-                    Ok(reference) => outcome.vs_reference = Some(diff(&reference, &trace)),
-                    Err(e) => outcome.error = Some(e.to_string()),
-                }
-            }
-            outcome.game = Some(trace);
-        }
-        Err(e) => outcome.error = Some(format!("{}: {e}", sc.name)),
-    }
-    outcome.model = Some(model);
+    outcome.compare_game(&sc.name, game.run(&sc), model, job.reference.as_deref());
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use s2model::script::parse_script;
 use s2model::terrain_scenario::{AnyScenario, TerrainScenario, event_line, run_terrain_scenario};
-use s2model::{Terrain, Trace, diff};
+use s2model::{Terrain, Trace};
 
 use crate::game::Game;
 use crate::report::{Detail, RunOutcome};
@@ -349,39 +349,18 @@ pub fn run_terrain_job(kit: &TerrainKit, job: &TerrainJob) -> (RunOutcome, Cover
     let start = Instant::now();
     let sc = &job.scenario;
     let a = sc.act as usize;
-    let mut o = RunOutcome {
-        suite: job.suite.clone(),
-        name: sc.name.clone(),
-        seconds: 0.0,
-        game: None,
-        model: None,
-        vs_model: None,
-        vs_reference: None,
-        error: None,
-        solid: Vec::new(),
-        kept: None,
-    };
+    let mut o = RunOutcome::new(&job.suite, sc.name.clone());
     let mut cov = Coverage::default();
     let (Some(game), Some(t)) = (kit.games.get(a), kit.terrains.get(a)) else {
         o.error = Some(format!("{}: no act {}", sc.name, a + 1));
         return (o, cov);
     };
     let model = run_terrain_scenario(sc, t);
-    match game.run_terrain(sc) {
-        Ok(g) => {
-            cov = Coverage::of_trace(&g);
-            o.vs_model = Some(diff(&model, &g));
-            if let Some(r) = &job.reference {
-                match Trace::read(r) {
-                    Ok(reference) => o.vs_reference = Some(diff(&reference, &g)),
-                    Err(e) => o.error = Some(e.to_string()),
-                }
-            }
-            o.game = Some(g);
-        }
-        Err(e) => o.error = Some(format!("{}: {e}", sc.name)),
+    let g = game.run_terrain(sc);
+    if let Ok(g) = &g {
+        cov = Coverage::of_trace(g);
     }
-    o.model = Some(model);
+    o.compare_game(&sc.name, g, model, job.reference.as_deref());
     // A difference is drawn over the act's terrain: the detail is made here, where the terrain is.
     if let (Some(g), Some(m), Some(d)) = (&o.game, &o.model, &o.vs_model)
         && !d.is_equal()

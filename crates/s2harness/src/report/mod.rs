@@ -47,6 +47,47 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
+    /// A run of `name` in `suite` with nothing in it yet.
+    pub fn new(suite: &str, name: String) -> Self {
+        RunOutcome {
+            suite: suite.to_string(),
+            name,
+            seconds: 0.0,
+            game: None,
+            model: None,
+            vs_model: None,
+            vs_reference: None,
+            error: None,
+            solid: Vec::new(),
+            kept: None,
+        }
+    }
+
+    /// Takes the game's run (or why it failed, prefixed with `scenario`) and the model's trace:
+    /// model vs game, and game vs the recorded `reference` trace when there is one.
+    pub fn compare_game<E: std::fmt::Display>(
+        &mut self,
+        scenario: &str,
+        game: Result<Trace, E>,
+        model: Trace,
+        reference: Option<&std::path::Path>,
+    ) {
+        match game {
+            Ok(g) => {
+                self.vs_model = Some(s2model::diff(&model, &g));
+                if let Some(r) = reference {
+                    match Trace::read(r) {
+                        Ok(reference) => self.vs_reference = Some(s2model::diff(&reference, &g)),
+                        Err(e) => self.error = Some(e.to_string()),
+                    }
+                }
+                self.game = Some(g);
+            }
+            Err(e) => self.error = Some(format!("{scenario}: {e}")),
+        }
+        self.model = Some(model);
+    }
+
     pub fn passed(&self) -> bool {
         self.error.is_none()
             && self.vs_model.as_ref().is_some_and(|d| d.is_equal())
