@@ -26,7 +26,6 @@ Figures:
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,25 +33,10 @@ import wave
 
 import numpy as np
 
-try:
-    import stable_retro as retro
-except ImportError:  # older releases only have the deprecated name
-    import retro
-
-BUTTONS = ["B", "A", "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "C", "Y", "X", "Z"]
-LETTER = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "A": "A", "B": "B", "C": "C",
-          "S": "START"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpgx"))
+from gpgx import button_mask, held_at, load, parse_script  # noqa: E402
 
 
-def parse_script(text):
-    """One string of held letters per frame (docs/formats.md section 1)."""
-    out = []
-    for line in text.splitlines():
-        line = line.split("#")[0]
-        for tok in line.split():
-            held, _, n = tok.partition("*")
-            out += ["" if held == "." else held] * (int(n) if n else 1)
-    return out
 
 
 def format_script(frames):
@@ -60,18 +44,11 @@ def format_script(frames):
 
 
 def gpgx_render(rom, inputs, frames):
-    with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "rom.md")
-        shutil.copyfile(rom, md)
-        emu = retro.RetroEmulator(md)
+    emu = load(rom)
     rate = int(round(emu.get_audio_rate()))
     chunks = [emu.get_audio().copy()]  # the frame stable-retro runs on loading
     for f in range(frames):
-        held = inputs[f] if f < len(inputs) else ""
-        mask = np.zeros(len(BUTTONS), dtype=np.uint8)
-        for c in held:
-            mask[BUTTONS.index(LETTER[c])] = 1
-        emu.set_button_mask(mask, 0)
+        emu.set_button_mask(button_mask(held_at(inputs, f)), 0)
         emu.step()
         chunks.append(emu.get_audio().copy())
     return rate, np.concatenate(chunks).astype(np.float64) / 32768.0

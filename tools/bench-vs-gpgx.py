@@ -24,47 +24,25 @@ import argparse
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-import numpy as np
 
-try:
-    import stable_retro as retro
-except ImportError:  # older releases only have the deprecated name
-    import retro
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpgx"))
+from gpgx import button_mask, held_at, load, parse_script, retro  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "bench", "sonic2-ehz1.txt")
-# stable-retro's Genesis button order (retro.get_system_info('Genesis')['buttons']).
-BUTTONS = ["B", "A", "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "C", "Y", "X", "Z"]
-LETTER = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "A": "A", "B": "B", "C": "C",
-          "S": "START"}
 MODES = ["full", "video", "headless"]
 LINE = re.compile(r"console (\w+): (\d+) frames in ([0-9.]+) s")
 
 
-def parse_script(text):
-    """One string of held letters per frame (shared/docs/formats.md section 1)."""
-    out = []
-    for line in text.splitlines():
-        line = line.split("#")[0]
-        for tok in line.split():
-            held, _, n = tok.partition("*")
-            out += ["" if held == "." else held] * (int(n) if n else 1)
-    return out
-
 
 def gpgx_seconds(rom, masks):
     """Seconds Genesis Plus GX takes for len(masks) frames (loading not timed)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "rom.md")  # stable-retro picks the core by the extension
-        shutil.copyfile(rom, md)
-        emu = retro.RetroEmulator(md)
+    emu = load(rom)
     try:
         start = time.perf_counter()
         for mask in masks:
@@ -98,12 +76,7 @@ def main():
             raise SystemExit(f"unknown mode {m!r} ({', '.join(MODES)})")
 
     held = parse_script(open(SCRIPT).read())
-    masks = []
-    for f in range(args.frames):
-        mask = np.zeros(len(BUTTONS), dtype=np.uint8)
-        for c in held[f] if f < len(held) else "":
-            mask[BUTTONS.index(LETTER[c])] = 1
-        masks.append(mask)
+    masks = [button_mask(held_at(held, f)) for f in range(args.frames)]
 
     times = {"gpgx": [], **{m: [] for m in modes}}
     for r in range(args.rounds):
@@ -119,9 +92,9 @@ def main():
             cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    loadavg = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     gpgx = statistics.median(times["gpgx"])
-    print(f"machine: {cpu}, {os.cpu_count()} cores, load average {load:.1f} at the end")
+    print(f"machine: {cpu}, {os.cpu_count()} cores, load average {loadavg:.1f} at the end")
     print(f"{args.frames} frames of {os.path.relpath(SCRIPT)}, median of {args.rounds} rounds")
     print(f"Genesis Plus GX (stable-retro {str(getattr(retro, '__version__', '?')).strip()}, pictures and "
           f"sound): {gpgx:.3f} s, {args.frames / gpgx:.0f} frames/s")

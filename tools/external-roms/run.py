@@ -23,20 +23,16 @@ loads a game, so its k-th step() is our k-th frame after `dump_frames`' own firs
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-try:
-    import stable_retro as retro
-except ImportError:  # older releases only have the deprecated name
-    import retro
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "gpgx"))
-from compare_frames import BUTTONS, LETTER, RAM, parse_script, read_exact  # noqa: E402
+from compare_frames import RAM, read_exact  # noqa: E402
+from gpgx import button_mask, held_at, load, parse_script  # noqa: E402
 
 EXTS = (".bin", ".md", ".gen", ".smd")
 
@@ -75,9 +71,7 @@ def run_one(folder, name, frames, script, checks, ours_bin, png, extra=()):
         inputs = parse_script(open(script_path).read())
         ours = subprocess.Popen([ours_bin, rom, script_path, str(frames)] + extra,
                                 stdout=subprocess.PIPE)
-        md = os.path.join(tmp, "rom.md")
-        shutil.copyfile(rom, md)
-        emu = retro.RetroEmulator(md)
+        emu = load(rom)
         checks = sorted(set(c for c in (checks or list(range(60, frames + 1, 60)) + [frames])
                             if 1 <= c <= frames))
         want = set()
@@ -85,11 +79,7 @@ def run_one(folder, name, frames, script, checks, ours_bin, png, extra=()):
             want.update((c - 1, c, c + 1))
         ref, mine = {}, {}
         for f in range(1, frames + 2):
-            held = inputs[f - 1] if f - 1 < len(inputs) else ""
-            mask = np.zeros(len(BUTTONS), dtype=np.uint8)
-            for c in held:
-                mask[BUTTONS.index(LETTER[c])] = 1
-            emu.set_button_mask(mask, 0)
+            emu.set_button_mask(button_mask(held_at(inputs, f - 1)), 0)
             emu.step()
             if f in want:
                 ref[f] = emu.get_screen().copy()

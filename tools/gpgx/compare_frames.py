@@ -25,35 +25,15 @@ back to 68000 byte order here.
 """
 
 import argparse
-import os
-import shutil
 import subprocess
-import tempfile
 import sys
 
 import numpy as np
 
-try:
-    import stable_retro as retro
-except ImportError:  # older releases only have the deprecated name
-    import retro
+from gpgx import button_mask, held_at, load, parse_script, retro
 
-# stable-retro's Genesis button order (retro.get_system_info('Genesis')['buttons']).
-BUTTONS = ["B", "A", "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "C", "Y", "X", "Z"]
-LETTER = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "A": "A", "B": "B", "C": "C",
-          "S": "START"}
 RAM = 0x10000
 
-
-def parse_script(text):
-    """One string of held letters per frame (shared/docs/formats.md section 1)."""
-    out = []
-    for line in text.splitlines():
-        line = line.split("#")[0]
-        for tok in line.split():
-            held, _, n = tok.partition("*")
-            out += ["" if held == "." else held] * (int(n) if n else 1)
-    return out
 
 
 def read_exact(pipe, n):
@@ -77,11 +57,7 @@ def main():
     inputs = parse_script(open(args.script).read())
     ours = subprocess.Popen([args.ours, args.rom, args.script, str(args.frames)],
                             stdout=subprocess.PIPE)
-    # stable-retro picks the core by the file's extension: load a temporary .md copy.
-    with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "rom.md")
-        shutil.copyfile(args.rom, md)
-        emu = retro.RetroEmulator(md)
+    emu = load(args.rom)
     gd = retro.data.GameData()
     emu.configure_data(gd)
 
@@ -91,11 +67,7 @@ def main():
     last_mode = {"gpgx": 0, "ours": 0}
     runs = []  # (first frame, last frame, identical?) runs of pixel results
     for f in range(1, args.frames + 1):
-        held = inputs[f - 1] if f - 1 < len(inputs) else ""
-        mask = np.zeros(len(BUTTONS), dtype=np.uint8)
-        for c in held:
-            mask[BUTTONS.index(LETTER[c])] = 1
-        emu.set_button_mask(mask, 0)
+        emu.set_button_mask(button_mask(held_at(inputs, f - 1)), 0)
         emu.step()
         ref = emu.get_screen()
         block = gd.memory.blocks[0xFF0000]
