@@ -11,13 +11,15 @@
 use crate::Bus;
 use crate::alu::szxyp;
 use crate::cpu::Z80;
+use crate::registers::ZF;
 
 /// T-states of a DJNZ that jumps, and of one that falls through.
 const DJNZ_TAKEN_T: u64 = 13;
 const DJNZ_EXIT_T: u64 = 8;
-/// T-states of one pass of `LD A,r / OR r' / JR Z,$-4`: 4 + 4 + 12, with the instruction
-/// boundaries 4 and 8 T-states into it.
+/// T-states of one pass of `LD A,r / OR r' / JR Z,$-4` (4 + 4 + 12), and of the pass up to
+/// the start of each of its three instructions.
 const WAIT_PASS_T: u64 = 20;
+const WAIT_AT: [u64; 3] = [0, 4, 8];
 
 impl Z80 {
     /// Runs the loop at PC, if it is one this module models, as
@@ -28,8 +30,19 @@ impl Z80 {
     /// be accepted between its instructions, or during HALT or a prefix chain.
     ///
     /// The loop's code is read through [`Bus::peek`]; the reads stepping would make are not
-    /// made (peek promises they have no effect).
+    /// made (peek promises they have no effect). Inlined up to the first opcode's test, which
+    /// turns most calls away.
+    #[inline(always)]
     pub fn fast_forward<B: Bus>(&mut self, bus: &B, until_t: u64) -> bool {
+        match bus.peek(self.regs.pc) {
+            Some(0x10 | 0x28 | 0x78..=0x7D | 0xB0..=0xB5) => self.fast_forward_at(bus, until_t),
+            _ => false,
+        }
+    }
+
+    /// [`Z80::fast_forward`] past the first opcode's test.
+    #[inline(never)]
+    fn fast_forward_at<B: Bus>(&mut self, bus: &B, until_t: u64) -> bool {
         if self.t_states >= until_t
             || self.halted
             || self.pending_prefix != 0
@@ -41,7 +54,9 @@ impl Z80 {
         let pc = self.regs.pc;
         let ran = match bus.peek(pc) {
             Some(0x10) => bus.peek(pc.wrapping_add(1)) == Some(0xFE) && self.djnz_self(until_t),
-            Some(op @ 0x78..=0x7D) => self.wait_for_zero(bus, op & 7, until_t),
+            Some(0x78..=0x7D) => self.wait_for_zero(bus, pc, 0, until_t),
+            Some(0xB0..=0xB5) => self.wait_for_zero(bus, pc.wrapping_sub(1), 1, until_t),
+            Some(0x28) => self.wait_for_zero(bus, pc.wrapping_sub(2), 2, until_t),
             _ => false,
         };
         if ran {
@@ -79,55 +94,61 @@ impl Z80 {
         true
     }
 
-    /// `LD A,r / OR r' / JR Z,$-4` with r and r' both 0: it waits, 20 T-states a pass, for an
-    /// interrupt handler to make them non-zero, so with no interrupt to accept it runs to
-    /// `until_t`. Sonic 2's sound driver waits in one (`zWaitLoop`, Z80 $0174, `LD A,D / OR E`)
-    /// for its V-int handler to give it a DAC sample's length in DE, most of every frame when
-    /// no drum plays; the driver's other big share of steps before this model.
-    fn wait_for_zero<B: Bus>(&mut self, bus: &B, r: u8, until_t: u64) -> bool {
-        let pc = self.regs.pc;
-        let Some(or_op @ 0xB0..=0xB5) = bus.peek(pc.wrapping_add(1)) else {
+    /// `LD A,r / OR r' / JR Z,$-4` at `start` with r and r' both 0, entered at its instruction
+    /// `entry` (0 to 2): it waits, 20 T-states a pass, for an interrupt handler to make them
+    /// non-zero, so with no interrupt to accept it runs to `until_t`. Sonic 2's sound driver
+    /// waits in one (`zWaitLoop`, Z80 $0174, `LD A,D / OR E`) for its V-int handler to give it
+    /// a DAC sample's length in DE, most of every frame when no drum plays, and a run of the
+    /// Z80 (a line) often starts or stops inside it; before this model the driver spent a fifth
+    /// of its steps there.
+    fn wait_for_zero<B: Bus>(&mut self, bus: &B, start: u16, entry: u64, until_t: u64) -> bool {
+        let (Some(ld @ 0x78..=0x7D), Some(or @ 0xB0..=0xB5)) =
+            (bus.peek(start), bus.peek(start.wrapping_add(1)))
+        else {
             return false;
         };
-        if bus.peek(pc.wrapping_add(2)) != Some(0x28) || bus.peek(pc.wrapping_add(3)) != Some(0xFC)
+        // Entered at the OR, A is what it ORs; entered at the JR, Z decides.
+        let goes_on = match entry {
+            0 => true,
+            1 => self.regs.a == 0,
+            _ => self.regs.f & ZF != 0,
+        };
+        if !goes_on
+            || self.reg8::<0>(ld & 7) | self.reg8::<0>(or & 7) != 0
+            || bus.peek(start.wrapping_add(2)) != Some(0x28)
+            || bus.peek(start.wrapping_add(3)) != Some(0xFC)
         {
             return false;
         }
-        if self.reg8::<0>(r) | self.reg8::<0>(or_op & 7) != 0 {
-            return false;
-        }
-        // Stepping stops at the first boundary at or past `until_t`: after `whole` passes, and
-        // then after the LD (1) or the OR (2) of the next one, or at its start (0).
-        let left = until_t - self.t_states;
-        let (whole, into) = match left % WAIT_PASS_T {
-            0 => (left / WAIT_PASS_T, 0),
-            1..=4 => (left / WAIT_PASS_T, 1),
-            5..=8 => (left / WAIT_PASS_T, 2),
-            _ => (left / WAIT_PASS_T + 1, 0),
+        // Instruction boundaries counted from the entry's pass start: boundary n is at
+        // 20 * (n / 3) + WAIT_AT[n % 3], boundary 3k + 1 after the k-th pass's LD, 3k + 2
+        // after its OR, 3k + 3 after its JR. Stepping stops at the first at or past `until_t`.
+        let pass_start = self.t_states - WAIT_AT[entry as usize];
+        let left = until_t - pass_start;
+        let (passes, into) = (left / WAIT_PASS_T, left % WAIT_PASS_T);
+        let stop = match into {
+            0 => 3 * passes,
+            1..=4 => 3 * passes + 1,
+            5..=8 => 3 * passes + 2,
+            _ => 3 * passes + 3,
         };
+        // Which of the three instructions ran at least once between `entry` and `stop`.
+        if entry == 0 || stop > 3 {
+            self.regs.a = 0;
+        }
         let zero_flags = szxyp(0);
-        if whole > 0 {
-            // A pass ends with A = 0, the OR's flags, and the JR's WZ and Q.
-            self.t_states += whole * WAIT_PASS_T;
-            self.add_r(3 * whole);
-            self.regs.a = 0;
+        if stop > if entry <= 1 { 1 } else { 4 } {
             self.regs.f = zero_flags;
-            self.regs.wz = pc;
         }
-        self.regs.q = 0;
-        if into >= 1 {
-            self.t_states += 4;
-            self.add_r(1);
-            self.regs.a = 0;
-            self.regs.pc = pc.wrapping_add(1);
+        if stop > 2 {
+            self.regs.wz = start;
         }
-        if into == 2 {
-            self.t_states += 4;
-            self.add_r(1);
-            self.regs.f = zero_flags;
-            self.regs.q = zero_flags;
-            self.regs.pc = pc.wrapping_add(2);
-        }
+        let slot = stop - 3 * (stop / 3);
+        // Q is the OR's flags if it ran last, else 0 (LD and JR leave the flags alone).
+        self.regs.q = if slot == 2 { zero_flags } else { 0 };
+        self.regs.pc = start.wrapping_add(slot as u16);
+        self.t_states = pass_start + WAIT_PASS_T * (stop / 3) + WAIT_AT[slot as usize];
+        self.add_r(stop - entry);
         true
     }
 
