@@ -655,12 +655,14 @@ impl Bus {
         self.sys.z80_mclk_base = self.sys.z80_mclk;
         let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
         self.z80.set_irq(self.sys.vdp.z80_irq);
-        run_z80_skipping_idle(
-            &mut self.z80,
-            &mut Z80View(&mut self.sys),
-            t_until,
-            &mut self.z80_idle,
-        );
+        let view = &mut Z80View(&mut self.sys);
+        // The line is fixed for the run (and the console raises no NMI): with /INT released,
+        // steps need not test for an interrupt.
+        if self.z80.irq_line || self.z80.nmi_pending {
+            run_z80_skipping_idle::<false>(&mut self.z80, view, t_until, &mut self.z80_idle);
+        } else {
+            run_z80_skipping_idle::<true>(&mut self.z80, view, t_until, &mut self.z80_idle);
+        }
         let t1 = self.z80.t_states();
         self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
     }
@@ -915,7 +917,7 @@ impl M68kBus for Bus {
 /// the view `z80_touched` (so the next arrival re-arms instead of skipping), and a changed
 /// interrupt line is part of the compared state; the T-state count is the Z80's own, which stops
 /// with it, so a pass measured across runs is still one pass.
-fn run_z80_skipping_idle(
+fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     z80: &mut SoundCpu,
     view: &mut Z80View<'_>,
     t_until: u64,
@@ -925,7 +927,11 @@ fn run_z80_skipping_idle(
     z80.fast_forward(view, t_until);
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
-        z80.step(view);
+        if INT_RELEASED {
+            z80.step_int_released(view);
+        } else {
+            z80.step(view);
+        }
         let pc = z80.regs.pc;
         if pc > from || z80.pending_prefix != 0 {
             continue;
