@@ -665,12 +665,14 @@ impl Bus {
         self.sys.z80_mclk_base = self.sys.z80_mclk;
         let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
         self.z80.set_irq(self.sys.vdp.z80_irq);
-        run_z80_skipping_idle(
-            &mut self.z80,
-            &mut Z80View(&mut self.sys),
-            t_until,
-            &mut self.z80_idle,
-        );
+        let view = &mut Z80View(&mut self.sys);
+        // The line is fixed for the run (and the console raises no NMI): with /INT released,
+        // steps need not test for an interrupt.
+        if self.z80.irq_line || self.z80.nmi_pending {
+            run_z80_skipping_idle::<false>(&mut self.z80, view, t_until, &mut self.z80_idle);
+        } else {
+            run_z80_skipping_idle::<true>(&mut self.z80, view, t_until, &mut self.z80_idle);
+        }
         let t1 = self.z80.t_states();
         self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
     }
@@ -913,25 +915,41 @@ impl M68kBus for Bus {
 /// opcode fetches) having done nothing but read its own RAM, every further pass is the same
 /// pass: the clock and R jump over the whole passes that end before `t_until`, and the rest
 /// runs normally, reaching `t_until` in the same state as without the skip. A HALT waiting
-/// for an interrupt is such a loop too. Sonic 2's sound driver waits in one between DAC
-/// samples.
+/// for an interrupt is such a loop too.
+///
+/// Delay and wait loops whose state changes each pass (a `djnz $` counting B down) are never
+/// the same pass twice; the core runs those it models in closed form (`Z80::fast_forward`,
+/// Sonic 2's DAC pacing and its wait for a DAC sample), tried where a run starts and after
+/// each backward jump, exactly as stepping would run them.
 ///
 /// The candidate (`idle`: the CPU at its target PC, with t_states and R as they were) carries
 /// over to the next run: between runs the 68000 may write Z80 RAM or reset the Z80, which marks
 /// the view `z80_touched` (so the next arrival re-arms instead of skipping), and a changed
 /// interrupt line is part of the compared state; the T-state count is the Z80's own, which stops
 /// with it, so a pass measured across runs is still one pass.
-fn run_z80_skipping_idle(
+fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     z80: &mut SoundCpu,
     view: &mut Z80View<'_>,
     t_until: u64,
     idle: &mut Option<SoundCpu>,
 ) {
+    // A run often starts inside a delay loop the last one stopped in.
+    z80.fast_forward(view, t_until);
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
-        z80.step(view);
+        if INT_RELEASED {
+            z80.step_int_released(view);
+        } else {
+            z80.step(view);
+        }
         let pc = z80.regs.pc;
         if pc > from || z80.pending_prefix != 0 {
+            continue;
+        }
+        // A backward jump: into a delay or wait loop the core runs in closed form
+        // (`Z80::fast_forward`: Sonic 2's `djnz $` DAC pacing and its wait for a sample), or
+        // into a loop the idle detection below may find.
+        if z80.fast_forward(view, t_until) {
             continue;
         }
         if let Some(then) = idle.as_ref()
@@ -1183,6 +1201,13 @@ impl z80::Bus for Z80View<'_> {
             return;
         }
         self.write_outside_ram(addr, value, t)
+    }
+
+    /// Z80 RAM: reading it has no effect, and within a run only the Z80 writes it (the
+    /// 68000 runs between runs).
+    #[inline(always)]
+    fn peek(&self, addr: u16) -> Option<u8> {
+        (addr < 0x4000).then(|| self.0.zbus.ram[(addr & 0x1FFF) as usize])
     }
 
     fn port_in(&mut self, _port: u16, _t: u64) -> u8 {

@@ -13,6 +13,7 @@ mod block;
 mod cb;
 mod cpu;
 mod ed;
+mod fast_forward;
 mod index;
 mod index_cb;
 mod interrupts;
@@ -31,5 +32,11 @@ pub trait Bus {
     /// The Mega Drive leaves the bus floating: $FF (RST 38h in IM 0).
     fn int_ack(&mut self, _t: u64) -> u8 {
         0xFF
+    }
+    /// The byte at `addr` if reading it has no effect (on the device or on timing) and nothing
+    /// but this CPU's own writes changes it while the CPU runs; `None` otherwise, the default.
+    /// [`Z80::fast_forward`] reads the code of the loops it models through this.
+    fn peek(&self, _addr: u16) -> Option<u8> {
+        None
     }
 }
