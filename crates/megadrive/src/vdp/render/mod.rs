@@ -7,9 +7,10 @@
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
 //! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `colour` converts
-//! pixels to the RGB the reference emulator outputs and `cache` keeps what lines share (the
-//! sprite link walk, the line palette), each checked against the memory it came from.
+//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `palette` keeps the
+//! line's colour tables, `colour` converts pixels to the RGB the reference emulator outputs
+//! and `cache` keeps the sprite link walk; derived state is checked against the memory it came
+//! from on every line.
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -20,15 +21,17 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: three byte line buffers on the stack per line, patterns decoded a row (4 bytes, 8
-//! pixels) at a time, and without shadow/highlight the layers merged eight pixels at a time
-//! (`compose`); the caches allocate only when rebuilt (the sprite walk about once a
-//! frame, when the game rewrites its table). docs/performance.md has the measurements.
+//! Cost: three byte line buffers on the stack per line; pattern rows decoded a row (4 bytes,
+//! 8 pixels) at a time through a table, one lookup per byte (two pixels); the layers merged eight pixels at a
+//! time as byte masks and coloured two pixels per lookup (`compose`, `palette`); the caches
+//! allocate only when rebuilt (the sprite walk about once a frame, when the game rewrites its
+//! table). docs/performance.md has the measurements.
 
 mod cache;
 mod colour;
 mod compose;
 mod config;
+mod palette;
 mod pattern;
 mod planes;
 mod sprites;
@@ -79,6 +82,7 @@ pub struct Renderer {
     sprite_mask_armed: bool,
     /// Derived from the VDP's memories, checked against them before each use.
     cache: cache::Caches,
+    palette: palette::Palette,
 }
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
@@ -116,10 +120,9 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = Config::decode(input.regs);
-        let colours = *self
-            .cache
-            .palette(input.cram, cfg.full_palette, cfg.backdrop);
-        let backdrop = colours[0];
+        self.palette
+            .update(input.cram, cfg.full_palette, cfg.backdrop);
+        let backdrop = self.palette.single()[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
             out.fill(backdrop);
@@ -155,7 +158,7 @@ impl Renderer {
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
-            &colours,
+            &self.palette,
             cfg.shadow_highlight,
             &mut out[..width],
         );
