@@ -21,7 +21,7 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: three byte line buffers on the stack per line; pattern rows decoded a row (4 bytes,
+//! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten; pattern rows decoded a row (4 bytes,
 //! 8 pixels) at a time through a table, one lookup per byte (two pixels); the layers merged eight pixels at a
 //! time as byte masks and coloured two pixels per lookup (`compose`, `palette`); the caches
 //! allocate only when rebuilt (the sprite walk about once a frame, when the game rewrites its
@@ -83,7 +83,42 @@ pub struct Renderer {
     /// Derived from the VDP's memories, checked against them before each use.
     cache: cache::Caches,
     palette: palette::Palette,
+    planes: PlaneLines,
 }
+
+/// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
+/// each: every drawn line overwrites all their visible pixels (plane B's columns span the
+/// width, plane A's and the window's columns share it between them, and the finely scrolled
+/// partial column only adds pixels left of the first). Scratch space: compares equal to any
+/// other, never saved.
+#[derive(Clone)]
+struct PlaneLines {
+    a: LineBuf,
+    b: LineBuf,
+}
+
+impl Default for PlaneLines {
+    fn default() -> Self {
+        Self {
+            a: [0; LINE_BUF],
+            b: [0; LINE_BUF],
+        }
+    }
+}
+
+impl std::fmt::Debug for PlaneLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlaneLines").finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for PlaneLines {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PlaneLines {}
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
 /// left of the screen) and sprites hanging off the left edge (up to 31).
@@ -136,19 +171,15 @@ impl Renderer {
             odd: odd_field,
         };
 
-        let mut plane_a = [0u8; LINE_BUF];
-        let mut plane_b = [0u8; LINE_BUF];
+        let PlaneLines {
+            a: plane_a,
+            b: plane_b,
+        } = &mut self.planes;
         let mut sprite_layer = [0u8; LINE_BUF];
-        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, &mut plane_b);
+        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b);
         let split = window::split(&cfg, ctx.line);
-        planes::draw_plane(
-            &ctx,
-            Plane::A,
-            split.plane_a.0,
-            split.plane_a.1,
-            &mut plane_a,
-        );
-        window::draw_window(&ctx, split.window.0, split.window.1, &mut plane_a);
+        planes::draw_plane(&ctx, Plane::A, split.plane_a.0, split.plane_a.1, plane_a);
+        window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         let order = self.cache.sprite_walk(&cfg, input.vram);
         let sprites =
             sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);

@@ -36,19 +36,16 @@ fn expand_row(bits: u32) -> u64 {
     ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
 }
 
-/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn`.
+/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the vertical flip
+/// `v` is applied through [`CellRow`]'s offsets).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NameEntry(pub u16);
 
 impl NameEntry {
     /// Priority and palette as layer-pixel bits.
     #[inline]
-    pub fn attr(self) -> u8 {
+    pub const fn attr(self) -> u8 {
         ((self.0 >> 9) & 0x70) as u8
-    }
-    #[inline]
-    pub fn vflip(self) -> bool {
-        self.0 & 0x1000 != 0
     }
     #[inline]
     pub fn hflip(self) -> bool {
@@ -82,39 +79,44 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
 pub(super) struct CellRow {
     shift: u32,
     mask: usize,
-    offset: usize,
-    flipped: usize,
+    /// The row's byte offset in a pattern, indexed by the entry's vertical flip bit.
+    offsets: [usize; 2],
+}
+
+/// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
+/// pixels of a row, indexed by the entry's top four bits (`pccv`).
+static ENTRY_ATTR: [u64; 16] = entry_attr_table();
+
+const fn entry_attr_table() -> [u64; 16] {
+    let mut t = [0u64; 16];
+    let mut top = 0;
+    while top < 16 {
+        t[top] = NameEntry((top as u16) << 12).attr() as u64 * ONES;
+        top += 1;
+    }
+    t
 }
 
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
-        if interlace2 {
-            CellRow {
-                shift: 6,
-                mask: 0x3FF,
-                offset: (row as usize) << 2,
-                flipped: (15 - row as usize) << 2,
-            }
+        let (shift, mask, last) = if interlace2 {
+            (6, 0x3FF, 15)
         } else {
-            CellRow {
-                shift: 5,
-                mask: 0x7FF,
-                offset: (row as usize) << 2,
-                flipped: (7 - row as usize) << 2,
-            }
+            (5, 0x7FF, 7)
+        };
+        CellRow {
+            shift,
+            mask,
+            offsets: [(row as usize) << 2, ((last - row) as usize) << 2],
         }
     }
 
     /// Draws the cell row of name-table entry `entry` into `dst[..8]` ([`draw_row`]).
     #[inline]
     pub fn draw(&self, vram: &Vram, entry: NameEntry, dst: &mut [u8]) {
-        let row = if entry.vflip() {
-            self.flipped
-        } else {
-            self.offset
-        };
-        let addr = ((entry.pattern() as usize & self.mask) << self.shift) | row;
-        draw_row(vram, addr, entry.hflip(), entry.attr(), dst);
+        let top = (entry.0 >> 12) as usize;
+        let addr = ((entry.pattern() as usize & self.mask) << self.shift) | self.offsets[top & 1];
+        draw_row(vram, addr, entry.hflip(), ENTRY_ATTR[top], dst);
     }
 }
 
@@ -150,14 +152,13 @@ fn decode_row(vram: &Vram, addr: usize) -> u64 {
 }
 
 /// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
-/// appear on screen, OR-ing `attr` (palette and priority) into each. Pixel 0 is the high
-/// nibble of the first byte; horizontal flip reverses the order.
+/// appear on screen, OR-ing `attr` (palette and priority bits, the same in each byte) into
+/// them. Pixel 0 is the high nibble of the first byte; horizontal flip reverses the order.
 #[inline]
-pub(super) fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u8, dst: &mut [u8]) {
+fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u64, dst: &mut [u8]) {
     let row = decode_row(vram, addr);
     let row = if hflip { row.swap_bytes() } else { row };
-    let row = row | (attr as u64 * ONES);
-    dst[..8].copy_from_slice(&row.to_le_bytes());
+    dst[..8].copy_from_slice(&(row | attr).to_le_bytes());
 }
 
 /// Like [`draw_row`] for sprites: only opaque pixels are written, and only where no earlier
@@ -285,7 +286,7 @@ mod row_tests {
             let attr = (x >> 8) as u8 & 0x70;
             for hflip in [false, true] {
                 let mut dst = [0u8; 8];
-                super::draw_row(&vram, 0x100, hflip, attr, &mut dst);
+                super::draw_row(&vram, 0x100, hflip, attr as u64 * super::ONES, &mut dst);
                 assert_eq!(dst, reference(x, hflip, attr), "{x:08x} {hflip}");
             }
         }
