@@ -179,7 +179,9 @@ impl Renderer {
         planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b);
         let split = window::split(&cfg, ctx.line);
         planes::draw_plane(&ctx, Plane::A, split.plane_a.0, split.plane_a.1, plane_a);
-        window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
+        if split.window.0 < split.window.1 {
+            window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
+        }
         let order = self.cache.sprite_walk(&cfg, input.vram);
         let sprites =
             sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);

@@ -64,14 +64,19 @@ impl Eq for Palette {}
 impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).
     pub fn update(&mut self, cram: &[u16; 64], full_palette: bool, backdrop: usize) {
+        // Compared in place: copying the 128 CRAM bytes first would cost more than the check.
+        if let Some(s) = &self.source
+            && s.full_palette == full_palette
+            && s.backdrop == backdrop
+            && s.cram == *cram
+        {
+            return;
+        }
         let source = Source {
             cram: *cram,
             full_palette,
             backdrop,
         };
-        if self.source == Some(source) {
-            return;
-        }
         let pixels = colour::line_palette(cram, full_palette);
         let rebuild = self.source.is_none();
         self.source = Some(source);
