@@ -4,14 +4,11 @@
 //! tell the renderer anything, and nothing can go stale. Derived state only: never saved,
 //! compares equal to any other cache.
 
-use super::Pixel;
-use super::colour;
 use super::config::Config;
 use super::pattern::{Vram, vram_word};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Caches {
-    palette: Option<PaletteCache>,
     sprites: Option<SpriteWalk>,
 }
 
@@ -22,17 +19,6 @@ impl PartialEq for Caches {
 }
 
 impl Eq for Caches {}
-
-/// The line palette ([`colour::line_palette`]) for the CRAM, reg 0 bit 2 and backdrop (reg 7)
-/// it was made from, as the table `compose` reads. CRAM changes a few times a frame at most
-/// (Sonic 2's water line), lines are 224 a frame.
-#[derive(Clone, Debug)]
-struct PaletteCache {
-    cram: [u16; 64],
-    full_palette: bool,
-    backdrop: usize,
-    colours: [Pixel; 256],
-}
 
 /// One sprite attribute table entry the link walk reaches, as the per-line scan needs it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -60,41 +46,6 @@ struct SpriteWalk {
 }
 
 impl Caches {
-    /// The 64 CRAM entries as pixel colours, repeated to fill 256 entries so any byte
-    /// indexes it (index `i` is CRAM entry `i % 64`), with entry 0 (and its repeats) the
-    /// backdrop's colour.
-    pub fn palette(
-        &mut self,
-        cram: &[u16; 64],
-        full_palette: bool,
-        backdrop: usize,
-    ) -> &[Pixel; 256] {
-        let fresh = matches!(&self.palette,
-            Some(p) if p.full_palette == full_palette && p.backdrop == backdrop && p.cram == *cram);
-        if !fresh {
-            self.palette = None;
-        }
-        &self
-            .palette
-            .get_or_insert_with(|| {
-                let pixels = colour::line_palette(cram, full_palette);
-                let mut colours = [0; 256];
-                for (i, c) in colours.iter_mut().enumerate() {
-                    *c = pixels[i % 64];
-                }
-                for i in (0..256).step_by(64) {
-                    colours[i] = pixels[backdrop];
-                }
-                PaletteCache {
-                    cram: *cram,
-                    full_palette,
-                    backdrop,
-                    colours,
-                }
-            })
-            .colours
-    }
-
     /// The sprite entries in link order (at most the table's length).
     pub fn sprite_walk(&mut self, cfg: &Config, vram: &Vram) -> &[Linked] {
         let table_len = if cfg.h40 { 80 } else { 64 };

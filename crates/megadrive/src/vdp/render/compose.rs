@@ -14,8 +14,15 @@
 //!   colour 14 highlights a normal pixel below and brings a shadowed one back to normal;
 //!   operators are invisible themselves but, being opaque, hide the sprites behind them;
 //! - colour 14 of palettes 0-2 is never shadowed (Sega Retro; Genesis Plus GX).
+//!
+//! How: without shadow/highlight, eight pixels at a time as byte masks (`indices8`) and two
+//! pixels per colour lookup (`palette::Palette` pairs); with it, three table lookups a pixel
+//! (`PLANES`, `SHADOW_HIGHLIGHT`, the colour at its intensity). The tables are computed at
+//! build time from the rules written out as functions, and tests hold both paths to the
+//! per-pixel rules for every triple of layer pixels.
 
-use super::pattern::{ONES, PRIORITY, opaque8};
+use super::palette::Palette;
+use super::pattern::{ONES, PRIORITY};
 use super::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
 
 /// Chooses between plane A (`a`) and plane B (`b`): the CRAM index to show (0 = backdrop) and
@@ -37,8 +44,14 @@ const fn planes(a: u8, b: u8) -> (u8, bool) {
     (pick & 0x3F, pick & PRIORITY != 0)
 }
 
+/// Bit of a [`PLANES`] entry: plane A or B has a high-priority tile here (shadow/highlight
+/// keeps the planes at normal intensity then, even on transparent pixels).
+const PLANES_NORMAL: u8 = 0x40;
+/// Bit of a [`PLANES`] entry: the pick is an opaque high-priority pixel.
+const PLANES_HIGH: u8 = 0x80;
+
 /// [`planes`] for every pair of 7-bit layer pixels, indexed `a << 7 | b`: the CRAM index in
-/// bits 0-5, bit 7 set for an opaque high-priority pixel. Layer pixels only use bits 0-6 and
+/// bits 0-5, [`PLANES_NORMAL`] and [`PLANES_HIGH`]. Layer pixels only use bits 0-6 and
 /// [`planes`] ignores bit 7, so the table covers every input.
 static PLANES: [u8; 1 << 14] = planes_table();
 
@@ -49,109 +62,174 @@ const fn planes_table() -> [u8; 1 << 14] {
         let a = (i >> 7) as u8;
         let b = (i & 0x7F) as u8;
         let (index, high) = planes(a, b);
-        t[i] = index | if high { 0x80 } else { 0 };
+        let normal = (a | b) & PRIORITY != 0;
+        t[i] = index | if high { PLANES_HIGH } else { 0 } | if normal { PLANES_NORMAL } else { 0 };
         i += 1;
     }
     t
 }
 
 #[inline]
-fn planes_fast(a: u8, b: u8) -> (u8, bool) {
-    let p = PLANES[((a as usize & 0x7F) << 7) | (b as usize & 0x7F)];
-    (p & 0x3F, p & 0x80 != 0)
+fn planes_entry(a: u8, b: u8) -> u8 {
+    PLANES[((a as usize & 0x7F) << 7) | (b as usize & 0x7F)]
 }
 
-/// Each byte of `x`: 0xFF where the layer pixel's priority bit is set, else 0.
+/// The shadow/highlight rules of the module comment for one pixel: the planes' pick as a
+/// [`PLANES`] entry, the sprite's layer pixel; the CRAM index to show and its intensity.
+const fn shadow_highlight(bg: u8, s: u8) -> (u8, u16) {
+    let bg_index = bg & 0x3F;
+    let bg_high = bg & PLANES_HIGH != 0;
+    let bg_normal = bg & PLANES_NORMAL != 0;
+    let bg_intensity = if bg_normal {
+        INTENSITY_NORMAL
+    } else {
+        INTENSITY_SHADOW
+    };
+    let sprite_opaque = s & 0x0F != 0;
+    let sprite_high = s & PRIORITY != 0;
+    if sprite_opaque && (sprite_high || !bg_high) {
+        match s & 0x3F {
+            0x3F => (bg_index, INTENSITY_SHADOW),
+            0x3E if bg_normal => (bg_index, INTENSITY_HIGHLIGHT),
+            0x3E => (bg_index, INTENSITY_NORMAL),
+            0x0E | 0x1E | 0x2E => (s & 0x3F, INTENSITY_NORMAL),
+            index if sprite_high => (index, INTENSITY_NORMAL),
+            index => (index, bg_intensity),
+        }
+    } else {
+        (bg_index, bg_intensity)
+    }
+}
+
+/// [`shadow_highlight`] for every [`PLANES`] entry and 7-bit sprite pixel, indexed
+/// `bg << 7 | s`: the CRAM index in bits 0-5 and the intensity (0 normal, 1 shadow,
+/// 2 highlight) in bits 6-7, the byte `palette::Palette::intensity` maps to a pixel.
+static SHADOW_HIGHLIGHT: [u8; 1 << 15] = shadow_highlight_table();
+
+const fn shadow_highlight_table() -> [u8; 1 << 15] {
+    let mut t = [0u8; 1 << 15];
+    let mut i = 0;
+    while i < 1 << 15 {
+        let (index, intensity) = shadow_highlight((i >> 7) as u8, (i & 0x7F) as u8);
+        t[i] = index | (intensity >> 3) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// Each byte of `x` (eight layer pixels): bit 6 set where the pixel is opaque (colour != 0),
+/// every other bit clear. Colour + 15 carries into bit 4 exactly when the colour is not 0,
+/// and no byte overflows.
 #[inline]
-fn high8(x: u64) -> u64 {
-    ((x >> 6) & ONES) * 0xFF
+fn opaque_bit6(x: u64) -> u64 {
+    (((x & (0x0F * ONES)) + 0x0F * ONES) << 2) & (0x40 * ONES)
 }
 
-/// The CRAM index (0 = backdrop) of eight pixels without shadow/highlight, from eight layer
-/// pixels of plane A, plane B and sprites: [`planes`] and the sprite rule of [`compose`] as
-/// byte masks. Plane A is picked when opaque and either high or B is not opaque-and-high;
-/// otherwise B when opaque; the sprite when opaque and either high or over a non-high pick.
+/// Widens bit 6 of each byte (the only bit set) to bits 0-6: a byte mask covering a layer
+/// pixel.
+#[inline]
+fn lane_mask(bit6: u64) -> u64 {
+    (bit6 >> 6) * 0x7F
+}
+
+/// Eight pixels without shadow/highlight, from eight layer pixels of plane A, plane B and
+/// sprites: [`planes`] and the sprite rule of [`compose`] as byte masks, one layer pixel a
+/// byte. Plane A is picked when opaque and either high or B is not opaque-and-high;
+/// otherwise B (its transparent pixel when neither is opaque); the sprite when opaque and
+/// either high or over a pick that is not opaque-and-high. Bits 0-5 of each byte are the
+/// CRAM index to show, except that a transparent pick keeps its palette bits: colour 0 of
+/// every palette stands for the backdrop (`palette::Palette`).
 #[inline]
 fn indices8(a: u64, b: u64, s: u64) -> u64 {
-    let (a_opaque, b_opaque) = (opaque8(a), opaque8(b));
-    let pick_a = a_opaque & (high8(a) | !(b_opaque & high8(b)));
-    let bg = (a & pick_a) | (b & b_opaque & !pick_a);
+    // Flags in bit 6 of each byte, where the priority bit of a layer pixel is.
+    let a_opaque = opaque_bit6(a);
+    let b_opaque_high = opaque_bit6(b) & b;
+    let pick_a = a_opaque & (a | !b_opaque_high);
+    let bg = b ^ ((a ^ b) & lane_mask(pick_a));
     if s == 0 {
-        return bg & (0x3F * ONES);
+        return bg;
     }
-    let pick_s = opaque8(s) & (high8(s) | !high8(bg));
-    ((s & pick_s) | (bg & !pick_s)) & (0x3F * ONES)
+    let bg_opaque_high = opaque_bit6(bg) & bg;
+    let pick_s = opaque_bit6(s) & (s | !bg_opaque_high);
+    bg ^ ((s ^ bg) & lane_mask(pick_s))
 }
 
-/// Merges one line. The slices hold layer pixels for exactly the pixels of `out`; `colours`
-/// maps a CRAM index (any byte, read modulo 64) to its pixel, index 0 to the backdrop's
-/// (`cache::Caches::palette`): opaque layer pixels never have colour 0.
+/// Eight CRAM indices (one a byte, 6 bits each) as four 12-bit pair-table indices, one in
+/// each 16-bit lane: `i0 | i1 << 6` for the lane's two bytes.
+#[inline]
+fn pairs4(indices: u64) -> u64 {
+    (indices & 0x003F_003F_003F_003F) | ((indices >> 2) & 0x0FC0_0FC0_0FC0_0FC0)
+}
+
+/// Merges one line. The slices hold layer pixels for exactly the pixels of `out`; the
+/// palette maps CRAM indices to pixels, index 0 to the backdrop's (opaque layer pixels never
+/// have colour 0).
 pub(super) fn compose(
     a: &[u8],
     b: &[u8],
     s: &[u8],
-    colours: &[Pixel; 256],
+    palette: &Palette,
     shadow_highlight: bool,
     out: &mut [Pixel],
 ) {
-    let colour = |index: u8| colours[index as usize];
-    // Indexed over slices cut to one length: the bounds checks go, which a four-way zip kept.
+    // Cut to one length so the loops below index without bounds checks.
     let n = out.len().min(a.len()).min(b.len()).min(s.len());
     let (a, b, s, out) = (&a[..n], &b[..n], &s[..n], &mut out[..n]);
-    if !shadow_highlight {
-        // Eight pixels at a time: the priority rules as byte masks (`indices8`).
-        let whole = n - n % 8;
-        for i in (0..whole).step_by(8) {
-            let word = |l: &[u8]| u64::from_le_bytes(l[i..i + 8].try_into().unwrap());
-            let indices = indices8(word(a), word(b), word(s)).to_le_bytes();
-            for (o, index) in out[i..i + 8].iter_mut().zip(indices) {
-                *o = colour(index);
-            }
-        }
-        for i in whole..n {
-            let (a, b, s) = (a[i], b[i], s[i]);
-            let (bg, bg_high) = planes_fast(a, b);
-            let sprite_opaque = s & 0x0F != 0;
-            let index = if sprite_opaque && (s & PRIORITY != 0 || !bg_high) {
-                s & 0x3F
-            } else {
-                bg
-            };
-            out[i] = colour(index);
+    let whole = n - n % 8;
+    if shadow_highlight {
+        // Three lookups a pixel: the planes' pick, the sprite's effect on it, the colour at
+        // its intensity.
+        let colours = palette.intensity();
+        for i in 0..n {
+            let bg = planes_entry(a[i], b[i]) as usize;
+            let merged = SHADOW_HIGHLIGHT[(bg << 7) | (s[i] as usize & 0x7F)];
+            out[i] = colours[merged as usize];
         }
         return;
     }
-    for i in 0..n {
-        let (a, b, s) = (a[i], b[i], s[i]);
-        let (bg, bg_high) = planes_fast(a, b);
-        let bg_normal = (a | b) & PRIORITY != 0;
-        let bg_intensity = if bg_normal {
-            INTENSITY_NORMAL
-        } else {
-            INTENSITY_SHADOW
+    // Eight pixels at a time: the priority rules as byte masks (`indices8`), then two pixels
+    // per colour lookup.
+    let pairs: &[u32; 1 << 12] = palette.pairs().try_into().unwrap();
+    let word = |l: &[u8]| u64::from_le_bytes(l.try_into().unwrap());
+    let chunks = out[..whole]
+        .chunks_exact_mut(8)
+        .zip(a[..whole].chunks_exact(8))
+        .zip(b[..whole].chunks_exact(8))
+        .zip(s[..whole].chunks_exact(8));
+    for (((out, a), b), s) in chunks {
+        let lanes = pairs4(indices8(word(a), word(b), word(s)));
+        for (k, out) in out.chunks_exact_mut(2).enumerate() {
+            let two = pairs[(lanes >> (16 * k)) as usize & 0xFFF];
+            out[0] = two as Pixel;
+            out[1] = (two >> 16) as Pixel;
+        }
+    }
+    let colours = palette.single();
+    for i in whole..n {
+        let (bg, bg_high) = {
+            let p = planes_entry(a[i], b[i]);
+            (p & 0x3F, p & PLANES_HIGH != 0)
         };
-        let sprite_opaque = s & 0x0F != 0;
-        let sprite_high = s & PRIORITY != 0;
-        out[i] = if sprite_opaque && (sprite_high || !bg_high) {
-            match s & 0x3F {
-                0x3F => colour(bg) | INTENSITY_SHADOW,
-                0x3E if bg_normal => colour(bg) | INTENSITY_HIGHLIGHT,
-                0x3E => colour(bg) | INTENSITY_NORMAL,
-                0x0E | 0x1E | 0x2E => colour(s & 0x3F) | INTENSITY_NORMAL,
-                index if sprite_high => colour(index) | INTENSITY_NORMAL,
-                index => colour(index) | bg_intensity,
-            }
+        let sprite = s[i];
+        let index = if sprite & 0x0F != 0 && (sprite & PRIORITY != 0 || !bg_high) {
+            sprite & 0x3F
         } else {
-            colour(bg) | bg_intensity
+            bg
         };
+        out[i] = colours[index as usize];
     }
 }
 
 #[cfg(test)]
 mod table_tests {
+    use super::{
+        INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, PRIORITY, Palette, Pixel,
+    };
+
     /// The eight-pixel masks choose what the per-pixel rules choose, for every triple of
     /// 7-bit layer pixels (plane A, plane B, sprite), with different triples in the other
-    /// byte lanes so a carry or mask crossing lanes would show.
+    /// byte lanes so a carry or mask crossing lanes would show. A byte the masks leave with
+    /// colour 0 stands for the backdrop (index 0 of the rules), whatever its palette bits.
     #[test]
     fn eight_pixels_at_once_follow_the_rules() {
         let rule = |a: u8, b: u8, s: u8| {
@@ -162,6 +240,7 @@ mod table_tests {
                 bg
             }
         };
+        let shown = |x: u8| if x & 0x0F == 0 { 0 } else { x & 0x3F };
         for a in 0..0x80u8 {
             for b in 0..0x80u8 {
                 for s in 0..0x80u8 {
@@ -184,8 +263,9 @@ mod table_tests {
                     let bare = super::indices8(wa, wb, 0).to_le_bytes();
                     for k in 0..8u8 {
                         let (x, y, z) = lane(k);
-                        assert_eq!(got[k as usize], rule(x, y, z), "{x:02x} {y:02x} {z:02x}");
-                        assert_eq!(bare[k as usize], rule(x, y, 0), "{x:02x} {y:02x}");
+                        let at = k as usize;
+                        assert_eq!(shown(got[at]), rule(x, y, z), "{x:02x} {y:02x} {z:02x}");
+                        assert_eq!(shown(bare[at]), rule(x, y, 0), "{x:02x} {y:02x}");
                     }
                 }
             }
@@ -196,11 +276,81 @@ mod table_tests {
     fn the_table_is_the_function() {
         for a in 0..=u8::MAX {
             for b in 0..=u8::MAX {
-                assert_eq!(
-                    super::planes_fast(a, b),
-                    super::planes(a, b),
-                    "{a:02x} {b:02x}"
-                );
+                let p = super::planes_entry(a, b);
+                let got = (p & 0x3F, p & super::PLANES_HIGH != 0);
+                assert_eq!(got, super::planes(a, b), "{a:02x} {b:02x}");
+                let normal = (a | b) & super::PRIORITY != 0;
+                assert_eq!(p & super::PLANES_NORMAL != 0, normal, "{a:02x} {b:02x}");
+            }
+        }
+    }
+
+    /// The shadow/highlight rules pixel by pixel, branch by branch as the module comment
+    /// states them (the merge before it became tables).
+    fn shadow_highlight_reference(a: u8, b: u8, s: u8, colour: impl Fn(u8) -> Pixel) -> Pixel {
+        let (bg, bg_high) = super::planes(a, b);
+        let bg_normal = (a | b) & PRIORITY != 0;
+        let bg_intensity = if bg_normal {
+            INTENSITY_NORMAL
+        } else {
+            INTENSITY_SHADOW
+        };
+        let sprite_opaque = s & 0x0F != 0;
+        let sprite_high = s & PRIORITY != 0;
+        if sprite_opaque && (sprite_high || !bg_high) {
+            match s & 0x3F {
+                0x3F => colour(bg) | INTENSITY_SHADOW,
+                0x3E if bg_normal => colour(bg) | INTENSITY_HIGHLIGHT,
+                0x3E => colour(bg) | INTENSITY_NORMAL,
+                0x0E | 0x1E | 0x2E => colour(s & 0x3F) | INTENSITY_NORMAL,
+                index if sprite_high => colour(index) | INTENSITY_NORMAL,
+                index => colour(index) | bg_intensity,
+            }
+        } else {
+            colour(bg) | bg_intensity
+        }
+    }
+
+    /// Both merges of `compose` (shadow/highlight through tables, the normal one eight
+    /// pixels and two colours at a time) against the per-pixel rules, for every triple of
+    /// 7-bit layer pixels, over a palette whose colours all differ (backdrop: entry 5).
+    #[test]
+    fn compose_follows_the_rules_for_every_pixel_triple() {
+        let mut cram = [0u16; 64];
+        for (i, c) in cram.iter_mut().enumerate() {
+            // 64 distinct CRAM words (`----bbb-ggg-rrr-`).
+            *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | 0x0C00;
+        }
+        let mut palette = Palette::default();
+        palette.update(&cram, true, 5);
+        let colour = |i: u8| palette.single()[i as usize];
+        let (mut la, mut lb, mut ls) = (vec![], vec![], vec![]);
+        for a in 0..0x80u8 {
+            for b in 0..0x80u8 {
+                for s in 0..0x80u8 {
+                    la.push(a);
+                    lb.push(b);
+                    ls.push(s);
+                }
+            }
+        }
+        // One extra pixel: the per-pixel tail of the normal merge.
+        la.push(0x41);
+        lb.push(0x02);
+        ls.push(0x03);
+        for shadow in [false, true] {
+            let mut out = vec![0; la.len()];
+            super::compose(&la, &lb, &ls, &palette, shadow, &mut out);
+            for (i, &got) in out.iter().enumerate() {
+                let (a, b, s) = (la[i], lb[i], ls[i]);
+                let want = if shadow {
+                    shadow_highlight_reference(a, b, s, colour)
+                } else {
+                    let (bg, bg_high) = super::planes(a, b);
+                    let sprite = s & 0x0F != 0 && (s & PRIORITY != 0 || !bg_high);
+                    colour(if sprite { s & 0x3F } else { bg })
+                };
+                assert_eq!(got, want, "{shadow} {a:02x} {b:02x} {s:02x}");
             }
         }
     }

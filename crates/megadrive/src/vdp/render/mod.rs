@@ -7,9 +7,10 @@
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
 //! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `colour` converts
-//! pixels to the RGB the reference emulator outputs and `cache` keeps what lines share (the
-//! sprite link walk, the line palette), each checked against the memory it came from.
+//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `palette` keeps the
+//! line's colour tables, `colour` converts pixels to the RGB the reference emulator outputs
+//! and `cache` keeps the sprite link walk; derived state is checked against the memory it came
+//! from on every line.
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -20,15 +21,17 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: three byte line buffers on the stack per line, patterns decoded a row (4 bytes, 8
-//! pixels) at a time, and without shadow/highlight the layers merged eight pixels at a time
-//! (`compose`); the caches allocate only when rebuilt (the sprite walk about once a
-//! frame, when the game rewrites its table). docs/performance.md has the measurements.
+//! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten; pattern rows decoded a row (4 bytes,
+//! 8 pixels) at a time through a table, one lookup per byte (two pixels); the layers merged eight pixels at a
+//! time as byte masks and coloured two pixels per lookup (`compose`, `palette`); the caches
+//! allocate only when rebuilt (the sprite walk about once a frame, when the game rewrites its
+//! table). docs/performance.md has the measurements.
 
 mod cache;
 mod colour;
 mod compose;
 mod config;
+mod palette;
 mod pattern;
 mod planes;
 mod sprites;
@@ -79,7 +82,43 @@ pub struct Renderer {
     sprite_mask_armed: bool,
     /// Derived from the VDP's memories, checked against them before each use.
     cache: cache::Caches,
+    palette: palette::Palette,
+    planes: PlaneLines,
 }
+
+/// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
+/// each: every drawn line overwrites all their visible pixels (plane B's columns span the
+/// width, plane A's and the window's columns share it between them, and the finely scrolled
+/// partial column only adds pixels left of the first). Scratch space: compares equal to any
+/// other, never saved.
+#[derive(Clone)]
+struct PlaneLines {
+    a: LineBuf,
+    b: LineBuf,
+}
+
+impl Default for PlaneLines {
+    fn default() -> Self {
+        Self {
+            a: [0; LINE_BUF],
+            b: [0; LINE_BUF],
+        }
+    }
+}
+
+impl std::fmt::Debug for PlaneLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlaneLines").finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for PlaneLines {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PlaneLines {}
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
 /// left of the screen) and sprites hanging off the left edge (up to 31).
@@ -116,10 +155,9 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = Config::decode(input.regs);
-        let colours = *self
-            .cache
-            .palette(input.cram, cfg.full_palette, cfg.backdrop);
-        let backdrop = colours[0];
+        self.palette
+            .update(input.cram, cfg.full_palette, cfg.backdrop);
+        let backdrop = self.palette.single()[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
             out.fill(backdrop);
@@ -133,19 +171,17 @@ impl Renderer {
             odd: odd_field,
         };
 
-        let mut plane_a = [0u8; LINE_BUF];
-        let mut plane_b = [0u8; LINE_BUF];
+        let PlaneLines {
+            a: plane_a,
+            b: plane_b,
+        } = &mut self.planes;
         let mut sprite_layer = [0u8; LINE_BUF];
-        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, &mut plane_b);
+        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b);
         let split = window::split(&cfg, ctx.line);
-        planes::draw_plane(
-            &ctx,
-            Plane::A,
-            split.plane_a.0,
-            split.plane_a.1,
-            &mut plane_a,
-        );
-        window::draw_window(&ctx, split.window.0, split.window.1, &mut plane_a);
+        planes::draw_plane(&ctx, Plane::A, split.plane_a.0, split.plane_a.1, plane_a);
+        if split.window.0 < split.window.1 {
+            window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
+        }
         let order = self.cache.sprite_walk(&cfg, input.vram);
         let sprites =
             sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);
@@ -155,7 +191,7 @@ impl Renderer {
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
-            &colours,
+            &self.palette,
             cfg.shadow_highlight,
             &mut out[..width],
         );

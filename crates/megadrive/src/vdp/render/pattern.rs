@@ -17,8 +17,9 @@ pub(super) fn vram_word(vram: &Vram, addr: usize) -> u16 {
     u16::from_be_bytes([vram[a], vram[a | 1]])
 }
 
+/// Reads a big-endian long word (`addr` rounded down to a multiple of 4).
 #[inline]
-fn vram_long(vram: &Vram, addr: usize) -> u32 {
+pub(super) fn vram_long(vram: &Vram, addr: usize) -> u32 {
     let a = addr & 0xFFFC;
     u32::from_be_bytes([vram[a], vram[a | 1], vram[a | 2], vram[a | 3]])
 }
@@ -35,19 +36,16 @@ fn expand_row(bits: u32) -> u64 {
     ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
 }
 
-/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn`.
+/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the vertical flip
+/// `v` is applied through [`CellRow`]'s offsets).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NameEntry(pub u16);
 
 impl NameEntry {
     /// Priority and palette as layer-pixel bits.
     #[inline]
-    pub fn attr(self) -> u8 {
+    pub const fn attr(self) -> u8 {
         ((self.0 >> 9) & 0x70) as u8
-    }
-    #[inline]
-    pub fn vflip(self) -> bool {
-        self.0 & 0x1000 != 0
     }
     #[inline]
     pub fn hflip(self) -> bool {
@@ -81,51 +79,86 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
 pub(super) struct CellRow {
     shift: u32,
     mask: usize,
-    offset: usize,
-    flipped: usize,
+    /// The row's byte offset in a pattern, indexed by the entry's vertical flip bit.
+    offsets: [usize; 2],
+}
+
+/// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
+/// pixels of a row, indexed by the entry's top four bits (`pccv`).
+static ENTRY_ATTR: [u64; 16] = entry_attr_table();
+
+const fn entry_attr_table() -> [u64; 16] {
+    let mut t = [0u64; 16];
+    let mut top = 0;
+    while top < 16 {
+        t[top] = NameEntry((top as u16) << 12).attr() as u64 * ONES;
+        top += 1;
+    }
+    t
 }
 
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
-        if interlace2 {
-            CellRow {
-                shift: 6,
-                mask: 0x3FF,
-                offset: (row as usize) << 2,
-                flipped: (15 - row as usize) << 2,
-            }
+        let (shift, mask, last) = if interlace2 {
+            (6, 0x3FF, 15)
         } else {
-            CellRow {
-                shift: 5,
-                mask: 0x7FF,
-                offset: (row as usize) << 2,
-                flipped: (7 - row as usize) << 2,
-            }
+            (5, 0x7FF, 7)
+        };
+        CellRow {
+            shift,
+            mask,
+            offsets: [(row as usize) << 2, ((last - row) as usize) << 2],
         }
     }
 
     /// Draws the cell row of name-table entry `entry` into `dst[..8]` ([`draw_row`]).
     #[inline]
     pub fn draw(&self, vram: &Vram, entry: NameEntry, dst: &mut [u8]) {
-        let row = if entry.vflip() {
-            self.flipped
-        } else {
-            self.offset
-        };
-        let addr = ((entry.pattern() as usize & self.mask) << self.shift) | row;
-        draw_row(vram, addr, entry.hflip(), entry.attr(), dst);
+        let top = (entry.0 >> 12) as usize;
+        let addr = ((entry.pattern() as usize & self.mask) << self.shift) | self.offsets[top & 1];
+        draw_row(vram, addr, entry.hflip(), ENTRY_ATTR[top], dst);
     }
 }
 
-/// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
-/// appear on screen, OR-ing `attr` (palette and priority) into each. Pixel 0 is the high
-/// nibble of the first byte; horizontal flip reverses the order.
+/// Pattern rows decoded by table: `ROW_BYTES[k][byte]` is byte `k` of a row (pixels `2k`,
+/// its high nibble, and `2k + 1`) as those two layer pixels in bytes `2k` and `2k + 1` of a
+/// little-endian `u64`. Four loads and three ORs a row, against a dozen shifts and masks
+/// for [`expand_row`]; 8 KiB.
+static ROW_BYTES: [[u64; 256]; 4] = row_bytes_table();
+
+const fn row_bytes_table() -> [[u64; 256]; 4] {
+    let mut t = [[0u64; 256]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut b = 0;
+        while b < 256 {
+            t[k][b] = (((b >> 4) as u64) | (((b & 15) as u64) << 8)) << (16 * k);
+            b += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The 8 pixels of the pattern row at `addr` (its long word), pixel `i` (left to right
+/// without flip) in byte `i` of the little-endian result: [`expand_row`] by table.
 #[inline]
-pub(super) fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u8, dst: &mut [u8]) {
-    let row = expand_row(vram_long(vram, addr));
+fn decode_row(vram: &Vram, addr: usize) -> u64 {
+    let a = addr & 0xFFFC;
+    ROW_BYTES[0][vram[a] as usize]
+        | ROW_BYTES[1][vram[a | 1] as usize]
+        | ROW_BYTES[2][vram[a | 2] as usize]
+        | ROW_BYTES[3][vram[a | 3] as usize]
+}
+
+/// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
+/// appear on screen, OR-ing `attr` (palette and priority bits, the same in each byte) into
+/// them. Pixel 0 is the high nibble of the first byte; horizontal flip reverses the order.
+#[inline]
+fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u64, dst: &mut [u8]) {
+    let row = decode_row(vram, addr);
     let row = if hflip { row.swap_bytes() } else { row };
-    let row = row | (attr as u64 * 0x0101_0101_0101_0101);
-    dst[..8].copy_from_slice(&row.to_le_bytes());
+    dst[..8].copy_from_slice(&(row | attr).to_le_bytes());
 }
 
 /// Like [`draw_row`] for sprites: only opaque pixels are written, and only where no earlier
@@ -228,6 +261,19 @@ mod row_tests {
     }
 
     #[test]
+    fn the_row_table_is_the_expansion() {
+        let mut vram = Box::new([0u8; 0x1_0000]);
+        for b in 0..=u8::MAX {
+            for k in 0..4 {
+                vram[0x40..0x44].fill(0x5A ^ k as u8);
+                vram[0x40 + k] = b;
+                let long = u32::from_be_bytes(vram[0x40..0x44].try_into().unwrap());
+                assert_eq!(super::decode_row(&vram, 0x40), super::expand_row(long));
+            }
+        }
+    }
+
+    #[test]
     fn draw_row_decodes_like_the_reference() {
         let mut vram = Box::new([0u8; 0x1_0000]);
         let mut x = 0x1234_5678u32;
@@ -240,7 +286,7 @@ mod row_tests {
             let attr = (x >> 8) as u8 & 0x70;
             for hflip in [false, true] {
                 let mut dst = [0u8; 8];
-                super::draw_row(&vram, 0x100, hflip, attr, &mut dst);
+                super::draw_row(&vram, 0x100, hflip, attr as u64 * super::ONES, &mut dst);
                 assert_eq!(dst, reference(x, hflip, attr), "{x:08x} {hflip}");
             }
         }

@@ -7,7 +7,7 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
-use super::pattern::{CellRow, NameEntry, vram_word};
+use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,11 +117,15 @@ pub(super) fn draw_plane(
     let fetch = CellRow::new(cell_row, cfg.interlace2);
     let mut col = (first as u32).wrapping_sub(coarse).wrapping_mul(2);
     let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
-    for pos in (start..start + 16 * (end - first)).step_by(8) {
-        let addr = (row_base + ((col & geometry.col_mask) << 1) as usize) & 0xFFFF;
-        let entry = NameEntry(vram_word(ctx.vram, addr));
-        fetch.draw(ctx.vram, entry, &mut buf[pos..pos + 8]);
-        col = col.wrapping_add(1);
+    let (vram, col_mask) = (ctx.vram, geometry.col_mask);
+    for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
+        // A column's two entries in one read: `col` is even and the width mask odd, so they
+        // never wrap apart, and the row base is a multiple of 64 bytes.
+        let entries = vram_long(vram, row_base + ((col & col_mask) << 1) as usize);
+        let (left, right) = dst.split_at_mut(8);
+        fetch.draw(vram, NameEntry((entries >> 16) as u16), left);
+        fetch.draw(vram, NameEntry(entries as u16), right);
+        col = col.wrapping_add(2);
     }
 }
 
@@ -145,11 +149,12 @@ fn draw_column(ctx: &LineCtx<'_>, plane: Plane, pair: u32, vscroll: u32, dst: &m
     let geometry = &cfg.geometry;
     let (row, cell_row) = scrolled_row(ctx, vscroll);
     let fetch = CellRow::new(cell_row, cfg.interlace2);
-    let base = plane.base(cfg);
-    for k in 0..2 {
-        let col = pair.wrapping_mul(2).wrapping_add(k);
-        let entry = NameEntry(vram_word(ctx.vram, geometry.entry_addr(base, row, col)));
-        let k = k as usize;
-        fetch.draw(ctx.vram, entry, &mut dst[8 * k..8 * k + 8]);
-    }
+    // Both entries in one read, as in `draw_plane`: the first column is even.
+    let entries = vram_long(
+        ctx.vram,
+        geometry.entry_addr(plane.base(cfg), row, pair.wrapping_mul(2)),
+    );
+    let (left, right) = dst[..16].split_at_mut(8);
+    fetch.draw(ctx.vram, NameEntry((entries >> 16) as u16), left);
+    fetch.draw(ctx.vram, NameEntry(entries as u16), right);
 }

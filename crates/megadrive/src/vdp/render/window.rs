@@ -1,7 +1,7 @@
 //! The window plane: an unscrolled replacement for plane A over a region set by regs 17/18.
 
 use super::config::Config;
-use super::pattern::{CellRow, NameEntry, vram_word};
+use super::pattern::{CellRow, NameEntry, vram_long};
 use super::{LineBuf, LineCtx, MARGIN};
 
 /// How one line is shared between plane A and the window, in 2-cell columns.
@@ -56,9 +56,12 @@ pub(super) fn draw_window(ctx: &LineCtx<'_>, first: usize, end: usize, buf: &mut
     };
     let row_base = cfg.window_base | (row << if cfg.h40 { 7 } else { 6 });
     let fetch = CellRow::new(cell_row, cfg.interlace2);
-    for cell in 2 * first..2 * end {
-        let entry = NameEntry(vram_word(ctx.vram, (row_base + 2 * cell) & 0xFFFF));
-        let pos = MARGIN + 8 * cell;
-        fetch.draw(ctx.vram, entry, &mut buf[pos..pos + 8]);
+    let span = &mut buf[MARGIN + 16 * first..MARGIN + 16 * end];
+    for (column, dst) in (first..end).zip(span.chunks_exact_mut(16)) {
+        // A column's two entries in one read (the row base is a multiple of 64 bytes).
+        let entries = vram_long(ctx.vram, row_base + 4 * column);
+        let (left, right) = dst.split_at_mut(8);
+        fetch.draw(ctx.vram, NameEntry((entries >> 16) as u16), left);
+        fetch.draw(ctx.vram, NameEntry(entries as u16), right);
     }
 }

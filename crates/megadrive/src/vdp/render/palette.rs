@@ -1,0 +1,173 @@
+//! The line's colour tables: CRAM index (and intensity) to output [`Pixel`], kept between
+//! lines next to a copy of the CRAM words, reg 0 bit 2 and the backdrop index they were made
+//! from, and brought up to date entry by entry when those differ. CRAM changes a few times a
+//! frame at most in Sonic 2 (palette cycles, fades, the water line); a game that rewrites one
+//! entry on every line (a raster gradient) costs two table rows and columns a line, not a
+//! rebuild. Derived state only: never saved, compares equal to any other palette, and
+//! nothing can go stale since every line checks the copy.
+
+use super::colour;
+use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
+
+/// Entries of [`Palette::pairs`]: two 6-bit CRAM indices.
+const PAIRS: usize = 1 << 12;
+
+#[derive(Clone)]
+pub(super) struct Palette {
+    /// What the tables were made from; `None` until the first line.
+    source: Option<Source>,
+    /// CRAM index (any byte, read modulo 64) to pixel at normal intensity; indices 0, 16, 32
+    /// and 48 (colour 0 of each palette, and their repeats) are the backdrop's colour, since
+    /// opaque layer pixels never have colour 0 (`compose` leaves a transparent pick's
+    /// palette bits in place).
+    single: [Pixel; 256],
+    /// Byte `index | code << 6` (code 0 normal, 1 shadow, 2 highlight; 3 unused) to the
+    /// pixel at that intensity: what the shadow/highlight merge looks up.
+    intensity: [Pixel; 256],
+    /// Two pixels at once: entry `i0 | i1 << 6` holds `single[i0]` in its low half and
+    /// `single[i1]` in its high half (`compose` writes a pair of pixels per lookup).
+    pairs: Vec<u32>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Source {
+    cram: [u16; 64],
+    full_palette: bool,
+    backdrop: usize,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Self {
+            source: None,
+            single: [0; 256],
+            intensity: [0; 256],
+            pairs: vec![0; PAIRS],
+        }
+    }
+}
+
+impl std::fmt::Debug for Palette {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Palette").finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Palette {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Palette {}
+
+impl Palette {
+    /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).
+    pub fn update(&mut self, cram: &[u16; 64], full_palette: bool, backdrop: usize) {
+        // Compared in place: copying the 128 CRAM bytes first would cost more than the check.
+        if let Some(s) = &self.source
+            && s.full_palette == full_palette
+            && s.backdrop == backdrop
+            && s.cram == *cram
+        {
+            return;
+        }
+        let source = Source {
+            cram: *cram,
+            full_palette,
+            backdrop,
+        };
+        let pixels = colour::line_palette(cram, full_palette);
+        let rebuild = self.source.is_none();
+        self.source = Some(source);
+        for (i, &pixel) in pixels.iter().enumerate() {
+            // Colour 0 of a palette is never shown as itself: a layer pixel of colour 0 is
+            // transparent, so where such an index reaches a table the backdrop shows.
+            let pixel = if i & 15 == 0 { pixels[backdrop] } else { pixel };
+            if rebuild || self.single[i] != pixel {
+                self.set(i, pixel);
+            }
+        }
+    }
+
+    /// Entry `i` (0-63) becomes `pixel` in every table.
+    fn set(&mut self, i: usize, pixel: Pixel) {
+        for k in 0..4 {
+            self.single[i + 64 * k] = pixel;
+        }
+        self.intensity[i] = pixel;
+        self.intensity[i + 64] = pixel | INTENSITY_SHADOW;
+        self.intensity[i + 128] = pixel | INTENSITY_HIGHLIGHT;
+        self.intensity[i + 192] = pixel;
+        let (low, high) = (pixel as u32, (pixel as u32) << 16);
+        for j in 0..64 {
+            let row = &mut self.pairs[i | j << 6];
+            *row = (*row & 0xFFFF_0000) | low;
+            let column = &mut self.pairs[j | i << 6];
+            *column = (*column & 0xFFFF) | high;
+        }
+    }
+
+    pub fn single(&self) -> &[Pixel; 256] {
+        &self.single
+    }
+
+    pub fn intensity(&self) -> &[Pixel; 256] {
+        &self.intensity
+    }
+
+    /// The pair table, [`PAIRS`] entries (index it with a 12-bit value).
+    pub fn pairs(&self) -> &[u32] {
+        &self.pairs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{INTENSITY_NORMAL, cram_to_pixel};
+    use super::*;
+
+    /// The tables after any sequence of CRAM, mode and backdrop changes are the ones made
+    /// from scratch for the last state, checked against `cram_to_pixel` per entry.
+    #[test]
+    fn updated_tables_match_the_cram() {
+        let mut palette = Palette::default();
+        let mut cram = [0u16; 64];
+        let mut x = 0x9E37_79B9u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for step in 0..300 {
+            // Mostly one or two entries at a time, sometimes many, sometimes none.
+            let changes = match step % 7 {
+                0 => 40,
+                1 => 0,
+                _ => 1 + step % 2,
+            };
+            for _ in 0..changes {
+                let r = next();
+                cram[(r % 64) as usize] = (r >> 8) as u16 & 0x0EEE;
+            }
+            let full = next() % 5 != 0;
+            let backdrop = (next() % 64) as usize;
+            palette.update(&cram, full, backdrop);
+            let mask = if full { 0x1FF } else { 0x049 };
+            let expect = |i: usize| {
+                let i = i % 64;
+                cram_to_pixel(cram[if i & 15 == 0 { backdrop } else { i }]) & mask
+            };
+            for i in 0..256 {
+                assert_eq!(palette.single()[i], expect(i), "step {step} single {i}");
+                let code = [INTENSITY_NORMAL, INTENSITY_SHADOW, INTENSITY_HIGHLIGHT, 0][i >> 6];
+                assert_eq!(palette.intensity()[i], expect(i) | code, "step {step} {i}");
+            }
+            for p in 0..PAIRS {
+                let want = expect(p & 63) as u32 | (expect(p >> 6) as u32) << 16;
+                assert_eq!(palette.pairs()[p], want, "step {step} pair {p:03x}");
+            }
+        }
+    }
+}
