@@ -83,7 +83,7 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Mulu => cpu.mulu(bus, op),
         Op::Muls => cpu.muls(bus, op),
         Op::Exg => cpu.exg(bus, op),
-        Op::ShiftReg => cpu.shift_reg(bus, op),
+        Op::ShiftReg => sized!(cpu.shift_reg(bus, op)),
         Op::ShiftMem => cpu.shift_mem(bus, op),
     }
 }
