@@ -15,11 +15,17 @@ fn size_of_move(op: u16) -> u8 {
 }
 
 impl Cpu {
-    /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2): one copy per size, so
-    /// the masks and the size tests fold away in the most frequent instruction.
-    pub(crate) fn move_<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2) from source mode
+    /// `SRC_MODE`: one copy per size and mode (the decode table tells them apart), so the masks,
+    /// the size tests and the source's addressing-mode match fold away in the most frequent
+    /// instruction.
+    pub(crate) fn move_<const SIZE: u8, const SRC_MODE: usize, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
-        let src_mode = ((op >> 3) & 7) as usize;
+        let src_mode = SRC_MODE;
         let src_reg = (op & 7) as usize;
         let value = self.read_ea(bus, src_mode, src_reg, size)?;
         let dst_mode = ((op >> 6) & 7) as usize;
