@@ -545,24 +545,27 @@ fn run_ours(
     let interrupt_clocks = bus.sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !bus.sys.timing.refresh_stall;
-    let mut idle = match carried.take() {
+    // Worked on in place: the candidate holds a copy of the CPU, too big to move in and out
+    // of `carried` on every run.
+    let idle = match carried {
         Some(idle) if skip_idle && idle.end == bus.sys.now => idle,
-        _ => OursIdle {
+        _ => carried.insert(OursIdle {
             pc: u32::MAX,
             at: 0,
             state: None,
             end: 0,
-        },
+        }),
     };
     // One copy of the loop each way, so the per-instruction path does not test it.
     let exit = if skip_idle {
-        run_ours_loop::<true>(cpu, bus, target, interrupt_clocks, &mut idle)
+        run_ours_loop::<true>(cpu, bus, target, interrupt_clocks, idle)
     } else {
-        run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, &mut idle)
+        run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, idle)
     };
     if exit == BoundaryExit::Requested && bus.sys.watch_hit.is_none() {
         idle.end = bus.sys.now;
-        *carried = Some(idle);
+    } else {
+        *carried = None;
     }
     exit
 }
