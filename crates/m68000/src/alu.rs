@@ -3,6 +3,47 @@
 use crate::cpu::{C, Cpu, N, V, X, Z};
 use crate::ea::{mask, msb};
 
+/// For each condition (0-15), bit `NZVC` (the low four bits of the CCR) says whether it holds.
+const CONDITIONS: [u16; 16] = conditions();
+
+const fn conditions() -> [u16; 16] {
+    let mut table = [0u16; 16];
+    let mut cc = 0;
+    while cc < 16 {
+        let mut nzvc = 0;
+        while nzvc < 16 {
+            let c = nzvc & 1 != 0;
+            let v = nzvc & 2 != 0;
+            let z = nzvc & 4 != 0;
+            let n = nzvc & 8 != 0;
+            let holds = match cc {
+                0 => true,
+                1 => false,
+                2 => !c && !z,
+                3 => c || z,
+                4 => !c,
+                5 => c,
+                6 => !z,
+                7 => z,
+                8 => !v,
+                9 => v,
+                10 => !n,
+                11 => n,
+                12 => n == v,
+                13 => n != v,
+                14 => n == v && !z,
+                _ => z || n != v,
+            };
+            if holds {
+                table[cc] |= 1 << nzvc;
+            }
+            nzvc += 1;
+        }
+        cc += 1;
+    }
+    table
+}
+
 impl Cpu {
     #[inline]
     pub(crate) fn set_ccr(&mut self, ccr: u16) {
@@ -82,32 +123,10 @@ impl Cpu {
         self.sr = (self.sr & !X) | x;
     }
 
-    /// Condition code test (Bcc, DBcc, Scc).
-    #[inline]
+    /// Condition code test (Bcc, DBcc, Scc): one bit of [`CONDITIONS`].
+    #[inline(always)]
     pub(crate) fn cond(&self, cc: u16) -> bool {
-        let sr = self.sr;
-        let c = sr & C != 0;
-        let v = sr & V != 0;
-        let z = sr & Z != 0;
-        let n = sr & N != 0;
-        match cc & 15 {
-            0 => true,
-            1 => false,
-            2 => !c && !z,
-            3 => c || z,
-            4 => !c,
-            5 => c,
-            6 => !z,
-            7 => z,
-            8 => !v,
-            9 => v,
-            10 => !n,
-            11 => n,
-            12 => n == v,
-            13 => n != v,
-            14 => n == v && !z,
-            _ => z || n != v,
-        }
+        (CONDITIONS[(cc & 15) as usize] >> (self.sr & 15)) & 1 != 0
     }
 
     /// ABCD: `dst + src + X` in BCD. N and V follow the binary result around the decimal

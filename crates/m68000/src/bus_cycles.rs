@@ -30,12 +30,12 @@ impl Cpu {
         fc: FunctionCode,
     ) -> Result<u16> {
         if addr & 1 != 0 {
-            return Err(AddressError {
+            return Err(self.fault_at(AddressError {
                 addr,
                 write: false,
                 fc,
                 fetch: fc & 3 == 2,
-            });
+            }));
         }
         let v = bus.read_word(addr & 0xFF_FFFF, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
@@ -58,12 +58,12 @@ impl Cpu {
         fc: FunctionCode,
     ) -> Result<()> {
         if addr & 1 != 0 {
-            return Err(AddressError {
+            return Err(self.fault_at(AddressError {
                 addr,
                 write: true,
                 fc,
                 fetch: false,
-            });
+            }));
         }
         bus.write_word(addr & 0xFF_FFFF, value, fc, self.cycles);
         self.cycles += 4 + bus.wait_states() as u64;
@@ -139,12 +139,12 @@ impl Cpu {
         }
         let fc = self.data_fc();
         if addr & 1 != 0 {
-            return Err(AddressError {
+            return Err(self.fault_at(AddressError {
                 addr,
                 write: true,
                 fc,
                 fetch: false,
-            });
+            }));
         }
         self.write_word(bus, addr.wrapping_add(2), value as u16, fc)?;
         self.write_word(bus, addr, (value >> 16) as u16, fc)

@@ -4,93 +4,7 @@
 
 use std::sync::OnceLock;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Op {
-    Illegal,
-    LineA,
-    LineF,
-    OriCcr,
-    OriSr,
-    AndiCcr,
-    AndiSr,
-    EoriCcr,
-    EoriSr,
-    Ori,
-    Andi,
-    Subi,
-    Addi,
-    Eori,
-    Cmpi,
-    BitDyn,
-    BitImm,
-    Movep,
-    Move,
-    Movea,
-    Moveq,
-    Negx,
-    MoveFromSr,
-    Chk,
-    Lea,
-    Clr,
-    Neg,
-    MoveToCcr,
-    Not,
-    MoveToSr,
-    Nbcd,
-    Pea,
-    Swap,
-    Ext,
-    MovemToMem,
-    MovemToReg,
-    Tst,
-    Tas,
-    Trap,
-    Link,
-    Unlk,
-    MoveUsp,
-    Reset,
-    Nop,
-    Stop,
-    Rte,
-    Rts,
-    Trapv,
-    Rtr,
-    Jsr,
-    Jmp,
-    Addq,
-    Subq,
-    Scc,
-    Dbcc,
-    Bra,
-    Bsr,
-    Bcc,
-    Divu,
-    Divs,
-    Sbcd,
-    Abcd,
-    Or,
-    And,
-    Sub,
-    Add,
-    Cmp,
-    Eor,
-    OrToEa,
-    AndToEa,
-    SubToEa,
-    AddToEa,
-    Suba,
-    Adda,
-    Cmpa,
-    Subx,
-    Addx,
-    Cmpm,
-    Mulu,
-    Muls,
-    Exg,
-    ShiftReg,
-    ShiftMem,
-}
+pub use crate::op::Op;
 
 // Addressing-mode classes (bit per mode 0-6, then 7.0-7.4 as bits 7-11).
 const DN: u16 = 1;
@@ -184,7 +98,7 @@ fn decode(op: u16) -> Op {
             if mode_bit(dst_mode, dst_reg) & DATA_ALT == 0 {
                 return Op::Illegal;
             }
-            Op::Move
+            move_op(op >> 12, (op >> 3) & 7)
         }
         0x4 => decode_line4(op),
         0x5 => {
@@ -314,6 +228,46 @@ fn decode(op: u16) -> Op {
         }
         _ => Op::LineF,
     }
+}
+
+/// The MOVE variant for line `line` (1 byte, 3 word, 2 long) and source mode `mode`.
+fn move_op(line: u16, mode: u16) -> Op {
+    const BYTE: [Op; 8] = [
+        Op::MoveB0,
+        Op::MoveB1,
+        Op::MoveB2,
+        Op::MoveB3,
+        Op::MoveB4,
+        Op::MoveB5,
+        Op::MoveB6,
+        Op::MoveB7,
+    ];
+    const WORD: [Op; 8] = [
+        Op::MoveW0,
+        Op::MoveW1,
+        Op::MoveW2,
+        Op::MoveW3,
+        Op::MoveW4,
+        Op::MoveW5,
+        Op::MoveW6,
+        Op::MoveW7,
+    ];
+    const LONG: [Op; 8] = [
+        Op::MoveL0,
+        Op::MoveL1,
+        Op::MoveL2,
+        Op::MoveL3,
+        Op::MoveL4,
+        Op::MoveL5,
+        Op::MoveL6,
+        Op::MoveL7,
+    ];
+    let table = match line {
+        1 => &BYTE,
+        3 => &WORD,
+        _ => &LONG,
+    };
+    table[mode as usize]
 }
 
 fn decode_line4(op: u16) -> Op {

@@ -1,7 +1,7 @@
 //! Exception processing: group 0 (address error, double bus fault), group 1 (trace,
 //! interrupts, illegal and privilege) and group 2 (TRAP, TRAPV, CHK, zero divide).
 
-use crate::cpu::{AddressError, Cpu, Result, RunState, SR_S, SR_T};
+use crate::cpu::{Cpu, Result, RunState, SR_S, SR_T};
 use crate::{Bus, InterruptAck};
 
 pub(crate) const VEC_ADDRESS_ERROR: u32 = 3;
@@ -102,7 +102,8 @@ impl Cpu {
 
     /// Group 0: an address error abandons the instruction and stacks the long frame. An
     /// address error while doing so is a double bus fault: the CPU halts.
-    pub(crate) fn address_error<B: Bus>(&mut self, bus: &mut B, e: AddressError) {
+    pub(crate) fn address_error<B: Bus>(&mut self, bus: &mut B) {
+        let e = self.fault;
         self.trace_armed = false;
         // The aborted bus cycle, then internal processing.
         self.idle(4 + 8);

@@ -17,6 +17,7 @@ mod decode;
 mod dispatch;
 mod ea;
 mod exceptions;
+mod op;
 mod ops_arith;
 mod ops_control;
 mod ops_misc;

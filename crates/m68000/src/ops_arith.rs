@@ -196,12 +196,12 @@ impl Cpu {
         if size == 4 && a & 1 != 0 {
             // The low word is read first: the fault is there, before An is written.
             let fc = self.data_fc();
-            return Err(crate::cpu::AddressError {
+            return Err(self.fault_at(crate::cpu::AddressError {
                 addr: a.wrapping_add(2),
                 write: false,
                 fc,
                 fetch: false,
-            });
+            }));
         }
         self.regs[8 + r] = a;
         self.read_data_low_first(bus, a, size)

@@ -15,14 +15,19 @@ fn size_of_move(op: u16) -> u8 {
 }
 
 impl Cpu {
-    /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2): one copy per size, so
-    /// the masks and the size tests fold away in the most frequent instruction.
-    pub(crate) fn move_<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2) from source mode
+    /// `SRC_MODE`: one copy per size and mode (the decode table tells them apart), so the masks,
+    /// the size tests and the source's addressing-mode match fold away in the most frequent
+    /// instruction.
+    pub(crate) fn move_<const SIZE: u8, const SRC_MODE: usize, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
-        let src_mode = ((op >> 3) & 7) as usize;
+        let src_mode = SRC_MODE;
         let src_reg = (op & 7) as usize;
         let value = self.read_ea(bus, src_mode, src_reg, size)?;
-        self.saved_ccr_for_fault = self.sr & 0x1F;
         let dst_mode = ((op >> 6) & 7) as usize;
         let dst_reg = ((op >> 9) & 7) as usize;
         match dst_mode {
@@ -41,12 +46,12 @@ impl Cpu {
                     self.logic_flags(size, value);
                     self.ird = op;
                     let fc = self.data_fc();
-                    return Err(crate::cpu::AddressError {
+                    return Err(self.fault_at(crate::cpu::AddressError {
                         addr: a.wrapping_add(2),
                         write: true,
                         fc,
                         fetch: false,
-                    });
+                    }));
                 }
                 self.regs[8 + dst_reg] = a;
                 self.logic_flags(size, value);
@@ -59,7 +64,7 @@ impl Cpu {
                 self.fault_pc_back = 2;
                 self.logic_flags(size, value);
                 if size == 4 && addr & 1 != 0 {
-                    self.long_write_fault_flags(value, false, dst_mode);
+                    self.long_write_fault_flags(value, false, dst_mode, 0);
                 }
                 self.write_data(bus, addr, size, value)?;
                 self.ext_word(bus)?;
@@ -77,6 +82,8 @@ impl Cpu {
                 }
                 // A write fault stacks PC as the microcode has it here, not as a read would.
                 self.fault_pc_back = if dst_mode < 4 { 0 } else { 2 };
+                // The flags before this MOVE set them (a faulting MOVE.L may stack them).
+                let old_ccr = self.sr;
                 self.logic_flags(size, value);
                 if size == 4
                     && let Loc::Mem(a) = loc
@@ -85,7 +92,7 @@ impl Cpu {
                     let register_source = src_mode < 2 || (src_mode == 7 && src_reg == 4);
                     // (abs.W and abs.L from a register keep the full result: mode 7 is a no-op.)
                     let mode = if dst_mode == 7 { 0 } else { dst_mode };
-                    self.long_write_fault_flags(value, register_source, mode);
+                    self.long_write_fault_flags(value, register_source, mode, old_ccr);
                 }
                 self.write_loc(bus, loc, size, value)?;
                 self.prefetch(bus)
@@ -97,7 +104,13 @@ impl Cpu {
     /// the microcode tests the long a word at a time, at a point that depends on the modes.
     /// `logic_flags` has already set the full result; this corrects it. Found in the vectors.
     #[cold]
-    fn long_write_fault_flags(&mut self, value: u32, register_source: bool, dst_mode: usize) {
+    fn long_write_fault_flags(
+        &mut self,
+        value: u32,
+        register_source: bool,
+        dst_mode: usize,
+        old_ccr: u16,
+    ) {
         let low = value & 0xFFFF;
         let low_only = || {
             let mut f = 0;
@@ -111,11 +124,11 @@ impl Cpu {
         };
         match (dst_mode, register_source) {
             // (An), (An)+ from a register: nothing tested yet.
-            (2 | 3, true) => self.sr = (self.sr & !0x1F) | (self.saved_ccr_for_fault & 0x1F),
+            (2 | 3, true) => self.sr = (self.sr & !0x1F) | (old_ccr & 0x1F),
             // (An), (An)+ and abs.L after a memory read: only the low word tested.
             (2 | 3, false) | (7, false) => self.sr = (self.sr & !0x0F) | low_only(),
             // d16(An), d8(An,Xn) from a register: N and Z set, V and C not yet cleared.
-            (5 | 6, true) => self.sr = (self.sr & !0x03) | (self.saved_ccr_for_fault & 0x03),
+            (5 | 6, true) => self.sr = (self.sr & !0x03) | (old_ccr & 0x03),
             _ => {}
         }
     }

@@ -545,87 +545,128 @@ fn run_ours(
     let interrupt_clocks = bus.sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !bus.sys.timing.refresh_stall;
-    let mut idle = match carried.take() {
+    // Worked on in place: the candidate holds a copy of the CPU, too big to move in and out
+    // of `carried` on every run.
+    let idle = match carried {
         Some(idle) if skip_idle && idle.end == bus.sys.now => idle,
-        _ => OursIdle {
+        _ => carried.insert(OursIdle {
             pc: u32::MAX,
             at: 0,
             state: None,
             end: 0,
-        },
+        }),
     };
-    let exit = run_ours_loop(cpu, bus, target, skip_idle, interrupt_clocks, &mut idle);
+    // One copy of the loop each way, so the per-instruction path does not test it.
+    let exit = if skip_idle {
+        run_ours_loop::<true>(cpu, bus, target, interrupt_clocks, idle)
+    } else {
+        run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, idle)
+    };
     if exit == BoundaryExit::Requested && bus.sys.watch_hit.is_none() {
         idle.end = bus.sys.now;
-        *carried = Some(idle);
+    } else {
+        *carried = None;
     }
     exit
 }
 
 #[inline(always)]
-fn run_ours_loop(
+fn run_ours_loop<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    skip_idle: bool,
     interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> BoundaryExit {
     loop {
         let start = cpu.cycles;
-        let step = cpu.next_boundary(bus);
-        let interrupt = match step {
+        match cpu.next_boundary(bus) {
+            m68000::Step::Instruction => {}
             m68000::Step::Stopped => return BoundaryExit::Stopped,
-            m68000::Step::Interrupt => true,
-            m68000::Step::Instruction => false,
-        };
-        let clocks = match interrupt_clocks {
-            Some(c) if interrupt => c,
-            _ => (cpu.cycles - start) as u32,
-        };
-        if skip_idle {
-            // No refresh stalls (`advance_cpu` would test for them after every instruction).
-            bus.sys.now += clocks as u64 * M68K_DIVIDER;
-        } else {
-            bus.advance_cpu(clocks);
-        }
-        // Where the next instruction's accesses count from (`Bus::access_time`, the hardware
-        // profile's own bus cycles).
-        bus.sys.instruction_clock = cpu.cycles;
-        let pc = cpu.instruction_pc();
-        let from = std::mem::replace(&mut bus.sys.pc, pc);
-        if skip_idle {
-            if pc == idle.pc
-                && let Some(state) = &idle.state
-            {
-                if !bus.sys.touched && state.same_state_but_clock(cpu) {
-                    let now = bus.sys.now;
-                    let pass = now - idle.at;
-                    if now < target && pass > 0 {
-                        bus.sys.now += (target - 1 - now) / pass * pass;
-                    }
+            m68000::Step::Interrupt => {
+                // Out of line, so the instruction path below knows it ended an instruction.
+                let clocks = interrupt_clocks.unwrap_or((cpu.cycles - start) as u32);
+                if let Some(exit) = interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, clocks, idle)
+                {
+                    return exit;
                 }
-                idle.arm(pc, bus.sys.now, cpu);
-                bus.sys.touched = false;
-            } else if pc <= from && !interrupt {
-                idle.arm(pc, bus.sys.now, cpu);
-                bus.sys.touched = false;
+                continue;
             }
         }
-        if bus.sys.boundary_check {
-            let vdp = &mut bus.sys.vdp;
-            cpu.set_ipl(vdp.cpu_irq_level_at_boundary());
-            // The latency's next steps happen at the following boundaries.
-            bus.sys.boundary_check = matches!(
-                vdp.irq_delay,
-                crate::vdp::irq::IrqDelay::Armed(_) | crate::vdp::irq::IrqDelay::Next(_)
-            );
-            if bus.sys.watch_hit.is_some() {
-                return BoundaryExit::Requested;
-            }
-        }
-        if bus.sys.now >= target {
-            return BoundaryExit::Requested;
+        let clocks = (cpu.cycles - start) as u32;
+        if let Some(exit) = boundary::<SKIP_IDLE>(cpu, bus, target, false, clocks, idle) {
+            return exit;
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn interrupt_boundary<const SKIP_IDLE: bool>(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    clocks: u32,
+    idle: &mut OursIdle,
+) -> Option<BoundaryExit> {
+    boundary::<SKIP_IDLE>(cpu, bus, target, true, clocks, idle)
+}
+
+/// The scheduler's work at the boundary after an instruction or an interrupt entry of
+/// `clocks` CPU clocks: the clock, the idle-loop detection, the interrupt level and the watch
+/// when an access asked for them, the target. `Some` ends the run.
+#[inline(always)]
+fn boundary<const SKIP_IDLE: bool>(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    interrupt: bool,
+    clocks: u32,
+    idle: &mut OursIdle,
+) -> Option<BoundaryExit> {
+    if SKIP_IDLE {
+        // No refresh stalls (`advance_cpu` would test for them after every instruction).
+        bus.sys.now += clocks as u64 * M68K_DIVIDER;
+    } else {
+        bus.advance_cpu(clocks);
+    }
+    // Where the next instruction's accesses count from (`Bus::access_time`, the hardware
+    // profile's own bus cycles).
+    bus.sys.instruction_clock = cpu.cycles;
+    let pc = cpu.instruction_pc();
+    let from = std::mem::replace(&mut bus.sys.pc, pc);
+    if SKIP_IDLE {
+        if pc == idle.pc
+            && let Some(state) = &idle.state
+        {
+            if !bus.sys.touched && state.same_state_but_clock(cpu) {
+                let now = bus.sys.now;
+                let pass = now - idle.at;
+                if now < target && pass > 0 {
+                    bus.sys.now += (target - 1 - now) / pass * pass;
+                }
+            }
+            idle.arm(pc, bus.sys.now, cpu);
+            bus.sys.touched = false;
+        } else if pc <= from && !interrupt {
+            idle.arm(pc, bus.sys.now, cpu);
+            bus.sys.touched = false;
+        }
+    }
+    if bus.sys.boundary_check {
+        let vdp = &mut bus.sys.vdp;
+        cpu.set_ipl(vdp.cpu_irq_level_at_boundary());
+        // The latency's next steps happen at the following boundaries.
+        bus.sys.boundary_check = matches!(
+            vdp.irq_delay,
+            crate::vdp::irq::IrqDelay::Armed(_) | crate::vdp::irq::IrqDelay::Next(_)
+        );
+        if bus.sys.watch_hit.is_some() {
+            return Some(BoundaryExit::Requested);
+        }
+    }
+    if bus.sys.now >= target {
+        return Some(BoundaryExit::Requested);
+    }
+    None
 }
