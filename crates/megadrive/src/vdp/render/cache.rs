@@ -6,12 +6,15 @@
 
 use super::Pixel;
 use super::colour;
-use super::config::SpriteMode;
+use super::config::{Config, SpriteMode};
 use super::pattern::Vram;
 use super::sprite_table::SpriteTable;
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Caches {
+    /// The line configuration and the registers it was decoded from: registers change a
+    /// few times a frame at most, lines are 224.
+    config: Option<([u8; 24], Config)>,
     palette: Option<PaletteCache>,
     sprites: SpriteCache,
 }
@@ -49,6 +52,19 @@ struct SpriteCache {
 }
 
 impl Caches {
+    /// [`Config::decode`] of `regs`.
+    #[inline]
+    pub fn config(&mut self, regs: &[u8; 24]) -> Config {
+        match &self.config {
+            Some((decoded, config)) if decoded == regs => *config,
+            _ => {
+                let config = Config::decode(regs);
+                self.config = Some((*regs, config));
+                config
+            }
+        }
+    }
+
     /// The 64 CRAM entries as pixel colours, repeated to fill 256 entries so any byte
     /// indexes it (index `i` is CRAM entry `i % 64`), with entry 0 (and its repeats) the
     /// backdrop's colour.

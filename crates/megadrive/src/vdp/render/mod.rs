@@ -118,7 +118,7 @@ impl Renderer {
         odd_field: bool,
         out: &mut [Pixel],
     ) -> LineStatus {
-        let cfg = Config::decode(input.regs);
+        let cfg = self.cache.config(input.regs);
         let colours = *self
             .cache
             .palette(input.cram, cfg.full_palette, cfg.backdrop);
