@@ -484,15 +484,7 @@ impl System {
             match kind {
                 DmaKind::Fill => self.vdp.run_fill(units),
                 DmaKind::Copy => self.vdp.run_copy(units),
-                DmaKind::BusToColor | DmaKind::BusToVram => {
-                    let base = ((self.vdp.regs[23] & 0x7F) as u32) << 17;
-                    for _ in 0..units {
-                        let src = base | ((self.vdp.dma.source as u32) << 1);
-                        let word = self.dma_read_word(src);
-                        self.vdp.write_target(word);
-                        self.vdp.dma.source = self.vdp.dma.source.wrapping_add(1);
-                    }
-                }
+                DmaKind::BusToColor | DmaKind::BusToVram => self.dma_from_bus(units),
             }
             if self.vdp.dma.length > 0 {
                 return;
@@ -506,6 +498,46 @@ impl System {
             }
             // The cached word started another DMA: run it from here.
             self.dma_update(self.now, false)
+        }
+    }
+
+    /// `units` words of a bus DMA, read at the source address and written to the target in
+    /// turn. The source walks a 128 KiB window (`base`, then its word offset wraps); when the
+    /// whole window is work RAM or cartridge the words are read in runs and written as a
+    /// run, the same reads and writes in the same order without a call for each.
+    pub(crate) fn dma_from_bus(&mut self, units: u32) {
+        let base = ((self.vdp.regs[23] & 0x7F) as u32) << 17;
+        // $C00000-$FFFFFF all read work RAM (`dma_read_word`), $000000-$3FFFFF the cartridge.
+        let from_ram = base >= 0xC0_0000;
+        let from_cart = base < 0x40_0000;
+        let ram: Option<&[u8; 0x1_0000]> = self.ram.as_slice().try_into().ok();
+        let (true, Some(ram)) = (from_ram || from_cart, ram) else {
+            for _ in 0..units {
+                let src = base | ((self.vdp.dma.source as u32) << 1);
+                let word = self.dma_read_word(src);
+                self.vdp.write_target(word);
+                self.vdp.dma.source = self.vdp.dma.source.wrapping_add(1);
+            }
+            return;
+        };
+        let mut run = [0u16; 64];
+        let mut left = units as usize;
+        while left > 0 {
+            let n = left.min(run.len());
+            let mut source = self.vdp.dma.source;
+            for word in &mut run[..n] {
+                let src = base | ((source as u32) << 1);
+                *word = if from_ram {
+                    let a = (src & 0xFFFE) as usize;
+                    u16::from_be_bytes([ram[a], ram[a + 1]])
+                } else {
+                    self.cart.read_word(src)
+                };
+                source = source.wrapping_add(1);
+            }
+            self.vdp.dma.source = source;
+            self.vdp.write_targets(&run[..n]);
+            left -= n;
         }
     }
 

@@ -168,6 +168,39 @@ impl Vdp {
         self.addr = self.addr.wrapping_add(self.regs[15] as u16);
     }
 
+    /// [`Vdp::write_target`] for each of `words` in turn (a bus DMA's run), the VRAM case
+    /// without deciding the target again for every word.
+    pub fn write_targets(&mut self, words: &[u16]) {
+        let vram: Option<&mut [u8; super::VRAM_BYTES]> = self.vram.as_mut_slice().try_into().ok();
+        let (Some(vram), CODE_VRAM_WRITE) = (vram, self.code & 0x0F) else {
+            for &word in words {
+                self.write_target(word);
+            }
+            return;
+        };
+        let step = self.regs[15] as u16;
+        let mut addr = self.addr;
+        for &value in words {
+            let a = (addr & 0xFFFE) as usize;
+            // An odd address swaps the bytes (genvdp.txt).
+            let v = if addr & 1 != 0 {
+                value.swap_bytes()
+            } else {
+                value
+            };
+            vram[a] = (v >> 8) as u8;
+            vram[a + 1] = v as u8;
+            addr = addr.wrapping_add(step);
+        }
+        self.addr = addr;
+        // The FIFO keeps the last four words: pushing only those leaves it as pushing all.
+        let kept = words.len().min(4);
+        self.fifo.index = (self.fifo.index + words.len() - kept) & 3;
+        for &value in &words[words.len() - kept..] {
+            self.fifo.push(value);
+        }
+    }
+
     /// When a data-port read made at `now` can complete on hardware: the VDP serves a read
     /// only after every pending write has left the FIFO, in the next external slot (reads and
     /// writes share the slots of Nemesis's slot maps). Nemesis's VDPFIFOTesting, test 16

@@ -64,7 +64,6 @@ pub(super) struct Config {
     pub plane_a_base: usize,
     pub plane_b_base: usize,
     pub window_base: usize,
-    pub sat_base: usize,
     pub hscroll_base: usize,
     /// Mask applied to the line before indexing the H-scroll table (reg 11 bits 0-1).
     pub hscroll_line_mask: u32,
@@ -88,7 +87,7 @@ impl Config {
             h40,
             width: if h40 { 320 } else { 256 },
             columns: if h40 { 20 } else { 16 },
-            display: regs[1] & 0x40 != 0,
+            display: display_enabled(regs),
             blank_left: regs[0] & 0x20 != 0,
             full_palette: regs[0] & 0x04 != 0,
             shadow_highlight: regs[12] & 0x08 != 0,
@@ -98,8 +97,6 @@ impl Config {
             // In H40 the window table is 64 cells wide (4 KiB aligned): bit 1 of reg 3 is
             // ignored (genvdp.txt, register 3).
             window_base: ((regs[3] as usize) << 10) & if h40 { 0xF000 } else { 0xF800 },
-            // Likewise the H40 sprite table (80 entries, 640 bytes) ignores reg 5 bit 0.
-            sat_base: ((regs[5] as usize) << 9) & if h40 { 0xFC00 } else { 0xFE00 },
             hscroll_base: ((regs[13] as usize) << 10) & 0xFC00,
             // 00 full screen, 01 invalid (the first 8 entries repeat), 10 per cell, 11 per line.
             hscroll_line_mask: [0x00, 0x07, 0xF8, 0xFF][(regs[11] & 3) as usize],
@@ -111,5 +108,60 @@ impl Config {
             window_v: (regs[18] & 0x1F) as u32,
             backdrop: (regs[7] & 0x3F) as usize,
         }
+    }
+}
+
+/// reg 1 bit 6: the display is on (off, a line shows the backdrop and has no sprites).
+#[inline]
+pub(super) fn display_enabled(regs: &[u8; 24]) -> bool {
+    regs[1] & 0x40 != 0
+}
+
+/// reg 5: the sprite attribute table's base. The H40 table (80 entries, 640 bytes) ignores
+/// bit 0 of the register.
+#[inline]
+fn sat_base(regs: &[u8; 24], h40: bool) -> usize {
+    ((regs[5] as usize) << 9) & if h40 { 0xFC00 } else { 0xFE00 }
+}
+
+/// What the sprite pass needs from the registers: headless lines decode only this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SpriteMode {
+    /// reg 12 bit 0: 80 entries, 20 sprites and 320 pixels a line (else 64, 16 and 256).
+    pub h40: bool,
+    /// reg 12 bits 1-2 == 3: interlace mode 2 (8x16 cells, 10-bit Y).
+    pub interlace2: bool,
+    pub sat_base: usize,
+}
+
+impl SpriteMode {
+    #[inline]
+    pub fn decode(regs: &[u8; 24]) -> Self {
+        let h40 = regs[12] & 0x01 != 0;
+        Self {
+            h40,
+            interlace2: regs[12] & 0x06 == 0x06,
+            sat_base: sat_base(regs, h40),
+        }
+    }
+
+    /// The table's entries (64 or 80).
+    pub fn table_len(&self) -> usize {
+        if self.h40 { 80 } else { 64 }
+    }
+
+    /// Sprites a line takes (16 or 20); one more sets the overflow flag.
+    pub fn max_sprites(&self) -> usize {
+        if self.h40 { 20 } else { 16 }
+    }
+
+    /// Sprite pixels a line draws (256 or 320), counting those off screen.
+    pub fn max_pixels(&self) -> usize {
+        if self.h40 { 320 } else { 256 }
+    }
+
+    /// Active width in pixels.
+    pub fn width(&self) -> usize {
+        if self.h40 { 320 } else { 256 }
     }
 }

@@ -7,10 +7,11 @@
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
 //! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer, `compose` merges layers (priorities, shadow/highlight), `palette` keeps the
-//! line's colour tables, `colour` converts pixels to the RGB the reference emulator outputs
-//! and `cache` keeps the sprite link walk; derived state is checked against the memory it came
-//! from on every line.
+//! sprite layer (with `sprite_table`: the link list and which entries each line shows),
+//! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
+//! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
+//! what lines share (the line configuration, the sprite table's list and line index); derived
+//! state is checked against the memory it came from on every line.
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -21,11 +22,12 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten; pattern rows decoded a row (4 bytes,
-//! 8 pixels) at a time through a table, one lookup per byte (two pixels); the layers merged eight pixels at a
-//! time as byte masks and coloured two pixels per lookup (`compose`, `palette`); the caches
-//! allocate only when rebuilt (the sprite walk about once a frame, when the game rewrites its
-//! table). docs/performance.md has the measurements.
+//! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten;
+//! pattern rows decoded a row (4 bytes, 8 pixels) at a time through a table, one lookup per
+//! byte (two pixels); the layers merged eight pixels at a time as byte masks and coloured two
+//! pixels per lookup (`compose`, `palette`); the caches are rebuilt only when their memory
+//! changed (the sprite index in place, when the game rewrites its table: 373 times in the
+//! bench script's first 1,200 frames). docs/performance.md has the measurements.
 
 mod cache;
 mod colour;
@@ -34,6 +36,7 @@ mod config;
 mod palette;
 mod pattern;
 mod planes;
+mod sprite_table;
 mod sprites;
 mod window;
 
@@ -154,7 +157,7 @@ impl Renderer {
         odd_field: bool,
         out: &mut [Pixel],
     ) -> LineStatus {
-        let cfg = Config::decode(input.regs);
+        let cfg = self.cache.config(input.regs);
         self.palette
             .update(input.cram, cfg.full_palette, cfg.backdrop);
         let backdrop = self.palette.single()[0];
@@ -182,9 +185,19 @@ impl Renderer {
         if split.window.0 < split.window.1 {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }
-        let order = self.cache.sprite_walk(&cfg, input.vram);
-        let sprites =
-            sprites::draw_sprites(&ctx, order, &mut self.sprite_mask_armed, &mut sprite_layer);
+        let sprite_line = sprites::SpriteLine {
+            mode: config::SpriteMode::decode(input.regs),
+            vram: input.vram,
+            line: ctx.line,
+            odd: odd_field,
+        };
+        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let sprites = sprites::draw_sprites(
+            &sprite_line,
+            table,
+            &mut self.sprite_mask_armed,
+            &mut sprite_layer,
+        );
 
         let visible = MARGIN..MARGIN + width;
         compose::compose(
@@ -218,20 +231,23 @@ impl Renderer {
         odd_field: bool,
         want_collision: bool,
     ) -> LineStatus {
-        let cfg = Config::decode(input.regs);
-        if !cfg.display {
+        // Only the sprite pass's few register bits: nothing else of the line is looked at.
+        if !config::display_enabled(input.regs) {
             return LineStatus::default();
         }
-        let ctx = LineCtx {
-            cfg: &cfg,
+        let sprite_line = sprites::SpriteLine {
+            mode: config::SpriteMode::decode(input.regs),
             vram: input.vram,
-            vsram: input.vsram,
             line: line as u32,
             odd: odd_field,
         };
-        let order = self.cache.sprite_walk(&cfg, input.vram);
-        let sprites =
-            sprites::evaluate_sprites(&ctx, order, &mut self.sprite_mask_armed, want_collision);
+        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let sprites = sprites::evaluate_sprites(
+            &sprite_line,
+            table,
+            &mut self.sprite_mask_armed,
+            want_collision,
+        );
         LineStatus {
             sprite_overflow: sprites.overflow,
             sprite_collision: sprites.collision,

@@ -15,26 +15,33 @@
 //!   x != 0 was seen on the line, or when the previous line hit the pixel limit (the form
 //!   Genesis Plus GX implements; Nemesis's masking test ROM checks these cases).
 //!
-//! Simplification: Y, size and link are read from VRAM when the line is drawn (through
-//! `cache::Caches::sprite_walk`, which walks the list again whenever the table's bytes, base
-//! or mode differ from the last walk's, so it reads what VRAM holds at that line); the VDP
-//! actually reads them from an internal copy of the table, updated on VRAM writes, and scans
-//! one line ahead. Both only matter if a game moves or rewrites the table mid-frame.
+//! Which entries a line shows, how many and the pixels they count depend on the table alone
+//! and come from its line index (`sprite_table`, rebuilt by `cache::Caches` when the table
+//! changes); a line without sprites costs a lookup, and a headless line is decided from the
+//! index alone unless its collision flag is wanted and two of its sprites share a column.
+//!
+//! Simplification: Y, size, link and X are read from VRAM as it is when the line is drawn
+//! (the index is rebuilt whenever the table's bytes, base or mode differ from the ones it
+//! was built from, so it holds what VRAM holds at that line); the VDP actually reads Y,
+//! size and link from an internal copy of the table, updated on VRAM writes, and scans one
+//! line ahead. Both only matter if a game moves or rewrites the table mid-frame.
 
-use super::cache::Linked;
-use super::pattern::{draw_sprite_row, row_addr, vram_word};
-use super::{LineBuf, LineCtx, MARGIN};
+use super::config::SpriteMode;
+use super::pattern::{Vram, draw_sprite_row, row_addr, vram_word};
+use super::sprite_table::{LineSprites, SpriteTable};
+use super::{LineBuf, MARGIN};
 
-/// A sprite the scan found on this line. Small fields: the line's arrays of these and of
-/// [`Strip`]s are cleared on every line.
-#[derive(Clone, Copy, Debug, Default)]
-struct Candidate {
-    /// Entry address in VRAM.
-    addr: u16,
-    /// Line within the sprite (0-31, field lines in interlace mode 2).
-    row: u8,
-    /// Size byte: bits 2-3 width - 1, bits 0-1 height - 1 (cells).
-    size: u8,
+#[cfg(test)]
+mod reference_tests;
+
+/// One line's view of the VDP for the sprite pass.
+pub(super) struct SpriteLine<'a> {
+    pub mode: SpriteMode,
+    pub vram: &'a Vram,
+    /// Line within the field (interlace mode 2: the field's line, in field lines).
+    pub line: u32,
+    /// Odd field (only used in interlace mode 2).
+    pub odd: bool,
 }
 
 /// What a line's sprite pass reports.
@@ -59,57 +66,75 @@ struct Strip {
     row: u8,
 }
 
-/// One line's sprite evaluation: the strips to draw (in list order), the overflow flag, and
-/// the masking state for the next line. Everything but the pixels and the collision flag.
-struct LinePlan {
-    strips: [Strip; 20],
-    count: usize,
-    overflow: bool,
-}
-
 /// Renders the sprites of the current line into `buf` (layer pixels; 0 = no sprite pixel).
 /// `mask_armed` is the renderer's masking state: on entry, whether the previous line hit the
 /// pixel limit; on exit, whether this one did.
 pub(super) fn draw_sprites(
-    ctx: &LineCtx<'_>,
-    order: &[Linked],
+    sl: &SpriteLine<'_>,
+    table: &SpriteTable,
     mask_armed: &mut bool,
     buf: &mut LineBuf,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, order, mask_armed);
+    let sprites = table.line(sl.line);
     let mut collision = false;
-    for strip in &plan.strips[..plan.count] {
-        collision |= draw_strip(ctx, strip, buf);
-    }
+    plan_line(sl, table, &sprites, mask_armed, |strip| {
+        collision |= draw_strip(sl, strip, buf);
+    });
     SpriteResult {
-        overflow: plan.overflow,
+        overflow: sprites.count as usize > sl.mode.max_sprites(),
         collision,
     }
 }
 
-/// The same status as [`draw_sprites`] without keeping any pixels (headless runs). The
-/// collision flag is only worked out when `want_collision` (the status bit is sticky until
-/// read, so once set a line cannot change it), and then only by drawing when two strips'
-/// spans overlap: without an overlap no opaque pixel can land on another.
+/// The same status and masking state as [`draw_sprites`] without keeping any pixels
+/// (headless runs). The collision flag is only worked out when `want_collision` (the status
+/// bit is sticky until read, so once set a line cannot change it), and then only by drawing
+/// when two strips' spans overlap: without an overlap no opaque pixel can land on another.
+#[inline]
 pub(super) fn evaluate_sprites(
-    ctx: &LineCtx<'_>,
-    order: &[Linked],
+    sl: &SpriteLine<'_>,
+    table: &SpriteTable,
     mask_armed: &mut bool,
     want_collision: bool,
 ) -> SpriteResult {
-    let plan = plan_line(ctx, order, mask_armed);
-    let strips = &plan.strips[..plan.count];
-    let mut collision = false;
-    if want_collision && spans_overlap(strips) {
-        let mut buf = [0u8; super::LINE_BUF];
-        for strip in strips {
-            collision |= draw_strip(ctx, strip, &mut buf);
-        }
-    }
+    let sprites = table.line(sl.line);
+    let overflow = sprites.count as usize > sl.mode.max_sprites();
+    let collision = if want_collision && sprites.may_collide {
+        collide(sl, table, &sprites, mask_armed)
+    } else {
+        // The masking state only depends on whether the line reached the pixel limit.
+        *mask_armed = sprites.pixels as usize >= sl.mode.max_pixels();
+        false
+    };
     SpriteResult {
-        overflow: plan.overflow,
+        overflow,
         collision,
     }
+}
+
+/// The collision flag of a line whose sprites may overlap, and its masking state.
+#[inline(never)]
+fn collide(
+    sl: &SpriteLine<'_>,
+    table: &SpriteTable,
+    sprites: &LineSprites,
+    mask_armed: &mut bool,
+) -> bool {
+    let mut strips = [Strip::default(); 20];
+    let mut count = 0;
+    plan_line(sl, table, sprites, mask_armed, |strip| {
+        strips[count] = *strip;
+        count += 1;
+    });
+    let strips = &strips[..count];
+    let mut collision = false;
+    if spans_overlap(strips) {
+        let mut buf = [0u8; super::LINE_BUF];
+        for strip in strips {
+            collision |= draw_strip(sl, strip, &mut buf);
+        }
+    }
+    collision
 }
 
 /// Whether any two strips cover a common layer-buffer pixel.
@@ -126,87 +151,70 @@ fn spans_overlap(strips: &[Strip]) -> bool {
     false
 }
 
-/// Scans the list (`order`: the table's entries in link order, `cache::Caches::sprite_walk`)
-/// and applies the limits and masking: which cells of which sprites the line
-/// draws.
-fn plan_line(ctx: &LineCtx<'_>, order: &[Linked], mask_armed: &mut bool) -> LinePlan {
-    let cfg = ctx.cfg;
-    let (max_sprites, max_pixels) = if cfg.h40 { (20, 320) } else { (16, 256) };
-    let mut plan = LinePlan {
-        strips: [Strip::default(); 20],
-        count: 0,
-        overflow: false,
-    };
-
-    // Scan: find this line's sprites in link order.
-    let mut found = [Candidate::default(); 20];
-    let mut count = 0;
-    let screen_line = ctx.line + 128;
-    for entry in order {
-        // Above the sprite the subtraction wraps far past any height.
-        let row = screen_line.wrapping_sub(entry.y);
-        if row < entry.height {
-            if count == max_sprites {
-                plan.overflow = true;
-                break;
-            }
-            found[count] = Candidate {
-                // The table ends below $10000 (`cache::Caches::sprite_walk`).
-                addr: entry.addr as u16,
-                row: row as u8,
-                size: entry.size,
-            };
-            count += 1;
-        }
-    }
-
+/// Applies the sprite and pixel limits and the masking to the line's entries (`sprites`,
+/// from the table's index) in list order and hands each run of cells the line draws to
+/// `strip`, front to back.
+fn plan_line(
+    sl: &SpriteLine<'_>,
+    table: &SpriteTable,
+    sprites: &LineSprites,
+    mask_armed: &mut bool,
+    mut strip: impl FnMut(&Strip),
+) {
+    let max_pixels = sl.mode.max_pixels();
+    let width = sl.mode.width() as isize;
+    let entries = table.entries();
+    // The first `max_sprites` entries on the line; one more only sets the overflow flag.
+    let mut left = sl.mode.max_sprites();
+    let mut on = sprites.on;
     // Limits in list order: a pixel already taken by an earlier sprite stays.
     let mut pixels = 0;
     let mut masked = false;
-    for cand in &found[..count] {
-        let x = vram_word(ctx.vram, cand.addr as usize + 6) & 0x1FF;
-        if x != 0 {
+    while on != 0 && left > 0 {
+        let entry = &entries[on.trailing_zeros() as usize];
+        on &= on - 1;
+        left -= 1;
+        if entry.x != 0 {
             *mask_armed = true;
         } else if *mask_armed {
             masked = true;
         }
-        let xpos = x as isize - 128;
-        let width_cells = ((cand.size >> 2) & 3) as usize + 1;
-        let width = 8 * width_cells;
-        pixels += width;
-        let on_screen = xpos + width as isize > 0 && xpos < cfg.width as isize;
+        let xpos = entry.x as isize - 128;
+        let width_cells = entry.width_cells();
+        let sprite_width = 8 * width_cells;
+        pixels += sprite_width;
+        let on_screen = xpos + sprite_width as isize > 0 && xpos < width;
         if on_screen && !masked {
             let cells = if pixels > max_pixels {
-                (width - (pixels - max_pixels)) / 8
+                (sprite_width - (pixels - max_pixels)) / 8
             } else {
                 width_cells
             };
-            plan.strips[plan.count] = Strip {
-                addr: cand.addr,
+            strip(&Strip {
+                addr: entry.addr,
                 // At most MARGIN + 319.
                 pos: (MARGIN as isize + xpos) as u16,
                 cells: cells as u8,
                 width_cells: width_cells as u8,
-                height_cells: (cand.size & 3) + 1,
-                row: cand.row,
-            };
-            plan.count += 1;
+                height_cells: (entry.size & 3) + 1,
+                // The index holds the entry for this line: the row is below its height.
+                row: (sl.line + 128).wrapping_sub(entry.y as u32) as u8,
+            });
         }
         if pixels >= max_pixels {
             // Pixel limit reached: the rest of the list is skipped, and an x = 0 sprite masks
             // from the start of the next line.
             *mask_armed = true;
-            return plan;
+            return;
         }
     }
     *mask_armed = false;
-    plan
 }
 
 /// Draws a strip's cells into `buf`; returns whether an opaque pixel hit another sprite's.
-fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
-    let cfg = ctx.cfg;
-    let attr_word = vram_word(ctx.vram, strip.addr as usize + 4);
+fn draw_strip(sl: &SpriteLine<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
+    let interlace2 = sl.mode.interlace2;
+    let attr_word = vram_word(sl.vram, strip.addr as usize + 4);
     let hflip = attr_word & 0x0800 != 0;
     let vflip = attr_word & 0x1000 != 0;
     let attr = ((attr_word >> 9) & 0x70) as u8;
@@ -219,12 +227,12 @@ fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
         cell_row
     };
     // The row inside the cell; row_addr applies the vertical flip to it.
-    let fine = if cfg.interlace2 {
-        ((row & 7) << 1) | ctx.odd as u32
+    let fine = if interlace2 {
+        ((row & 7) << 1) | sl.odd as u32
     } else {
         row & 7
     };
-    let name_mask = if cfg.interlace2 { 0x3FF } else { 0x7FF };
+    let name_mask = if interlace2 { 0x3FF } else { 0x7FF };
     let mut collision = false;
     for t in 0..strip.cells as usize {
         // Cells are stored column by column (genvdp.txt "Sprite attribute table"), and a
@@ -236,9 +244,9 @@ fn draw_strip(ctx: &LineCtx<'_>, strip: &Strip, buf: &mut LineBuf) -> bool {
         };
         let pattern =
             (attr_word.wrapping_add((col as u32 * height_cells + cell_row) as u16)) & name_mask;
-        let addr = row_addr(pattern, fine, vflip, cfg.interlace2);
+        let addr = row_addr(pattern, fine, vflip, interlace2);
         let pos = strip.pos as usize + 8 * t;
-        collision |= draw_sprite_row(ctx.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
+        collision |= draw_sprite_row(sl.vram, addr, hflip, attr, &mut buf[pos..pos + 8]);
     }
     collision
 }

@@ -1,0 +1,236 @@
+//! The sprite attribute table as the per-line scan sees it: the entries the link list
+//! reaches, in list order, and for each line which of them it shows, how many, and the
+//! pixels the line's limit counts. Built from the table's bytes once (`cache::Caches`
+//! rebuilds it when those bytes, the table's base or the mode change), read by every line:
+//! a line then costs what its own sprites cost, not a pass over the whole list.
+//!
+//! Everything here depends on the table alone; the x = 0 masking (which depends on the
+//! previous line) and the drawing stay per line in `sprites`.
+
+use super::config::SpriteMode;
+use super::pattern::{Vram, vram_word};
+
+/// Lines indexed: every active line (at most 240; field lines in interlace mode 2). Other
+/// lines (reachable only through the renderer's API) are scanned when asked for.
+const INDEX_LINES: usize = 256;
+
+/// One table entry the link walk reaches, as the per-line scan needs it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Linked {
+    /// Entry address in VRAM (the table ends below $10000).
+    pub addr: u16,
+    /// Y position (9 bits; in interlace mode 2 the field's Y).
+    pub y: u16,
+    /// X position (9 bits; 128 is the screen's left edge, 0 masks).
+    pub x: u16,
+    /// Size byte: bits 2-3 width - 1, bits 0-1 height - 1 (cells).
+    pub size: u8,
+    /// Height in lines (8, 16, 24 or 32; field lines in interlace mode 2).
+    pub height: u8,
+}
+
+impl Linked {
+    /// Width in cells (1-4).
+    pub fn width_cells(&self) -> usize {
+        ((self.size >> 2) & 3) as usize + 1
+    }
+
+    /// Width in pixels.
+    fn width(&self) -> u16 {
+        8 * self.width_cells() as u16
+    }
+
+    /// The groups of 8 sprite x positions the sprite covers (bit `i`: `8i..8i + 7`) if it is
+    /// on a screen `width` pixels wide, else none.
+    fn columns(&self, width: usize) -> u64 {
+        let (left, end) = (self.x as usize, self.x as usize + self.width() as usize);
+        if end <= 128 || left >= 128 + width {
+            return 0;
+        }
+        // On screen: 97 <= left and end <= 479, so the groups are 12 to 59.
+        let (first, last) = (left / 8, (end - 1) / 8);
+        ((1u64 << (last - first + 1)) - 1) << first
+    }
+
+    /// The sprite's row on `line` (0-based active line), if it is on that line.
+    pub fn row(&self, line: u32) -> Option<u32> {
+        // Above the sprite the subtraction wraps far past any height.
+        let row = (line + 128).wrapping_sub(self.y as u32);
+        (row < self.height as u32).then_some(row)
+    }
+}
+
+/// What the scan finds on one line, before the masking and the on-screen test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct LineSprites {
+    /// Bit `i`: entry `i` of the list order is on the line.
+    pub on: u128,
+    /// Entries on the line; more than the line's limit sets the overflow flag.
+    pub count: u8,
+    /// Width of the first `limit` of them: the pixel limit counts these, on screen or not.
+    pub pixels: u16,
+    /// Two of the first `limit` are on screen and share a pixel column. Without that no
+    /// opaque sprite pixel can land on another (masking hides sprites and the pixel limit
+    /// cuts them, which only takes pixels away), so the collision flag needs no drawing.
+    pub may_collide: bool,
+    /// The on-screen ones of the first `limit`: bit `i` for sprite x positions `8i..8i + 7`.
+    columns: u64,
+}
+
+impl LineSprites {
+    /// Adds the next entry of the list (position `bit`), `width` pixels wide and covering
+    /// the 8-pixel column groups in `columns` if on screen (else none), to the line.
+    #[inline]
+    fn add(&mut self, bit: u128, width: u16, columns: u64, max_sprites: usize) {
+        self.on |= bit;
+        if (self.count as usize) < max_sprites {
+            self.pixels += width;
+            // Groups of 8 columns: coarser than pixels, so this may see an overlap where
+            // there is none (the line is then drawn to find out), never the reverse.
+            self.may_collide |= self.columns & columns != 0;
+            self.columns |= columns;
+        }
+        self.count += 1;
+    }
+}
+
+/// The list and its line index.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SpriteTable {
+    order: Vec<Linked>,
+    lines: Vec<LineSprites>,
+    max_sprites: usize,
+    /// Active width in pixels.
+    width: usize,
+    /// Bytes of the table the walk read, from its base: entry 0 to the highest entry
+    /// visited. Nothing else of the table can change the list.
+    read: usize,
+}
+
+impl SpriteTable {
+    /// Walks the link list from entry 0 (it ends at a link of 0 or past the table, after at
+    /// most the table's length of entries) and indexes the lines. Keeps its buffers.
+    pub fn rebuild(&mut self, mode: &SpriteMode, vram: &Vram) {
+        let table_len = mode.table_len();
+        self.max_sprites = mode.max_sprites();
+        self.width = mode.width();
+        self.order.clear();
+        let mut link = 0usize;
+        let mut last = 0;
+        for _ in 0..table_len {
+            last = last.max(link);
+            let addr = mode.sat_base + 8 * link;
+            let word0 = vram_word(vram, addr);
+            let word1 = vram_word(vram, addr + 2);
+            // Interlace mode 2 doubles the Y resolution (10-bit Y); in field lines the low
+            // bit selects nothing, like the vertical scroll.
+            let y = if mode.interlace2 {
+                (word0 >> 1) & 0x1FF
+            } else {
+                word0 & 0x1FF
+            };
+            let size = (word1 >> 8) as u8 & 0x0F;
+            self.order.push(Linked {
+                // At most $FE80 + 7.
+                addr: addr as u16,
+                y,
+                x: vram_word(vram, addr + 6) & 0x1FF,
+                size,
+                height: 8 * ((size & 3) + 1),
+            });
+            link = (word1 & 0x7F) as usize;
+            if link == 0 || link >= table_len {
+                break;
+            }
+        }
+
+        self.read = 8 * (last + 1);
+        self.lines.clear();
+        self.lines.resize(INDEX_LINES, LineSprites::default());
+        for (pos, entry) in self.order.iter().enumerate() {
+            // Line L shows the sprite when y <= L + 128 < y + height.
+            let end = (entry.y as usize + entry.height as usize)
+                .saturating_sub(128)
+                .min(INDEX_LINES);
+            let start = (entry.y as usize).saturating_sub(128).min(end);
+            let columns = entry.columns(self.width);
+            for line in &mut self.lines[start..end] {
+                line.add(1 << pos, entry.width(), columns, self.max_sprites);
+            }
+        }
+    }
+
+    /// How many bytes of the table, from its base, the list was built from.
+    pub fn bytes_read(&self) -> usize {
+        self.read
+    }
+
+    /// The entries in link order (at most the table's length; an entry may recur).
+    pub fn entries(&self) -> &[Linked] {
+        &self.order
+    }
+
+    /// The entries on active line `line`.
+    #[inline]
+    pub fn line(&self, line: u32) -> LineSprites {
+        match self.lines.get(line as usize) {
+            Some(sprites) => *sprites,
+            None => self.scan(line),
+        }
+    }
+
+    /// [`SpriteTable::line`] worked out from the list.
+    #[cold]
+    #[inline(never)]
+    fn scan(&self, line: u32) -> LineSprites {
+        let mut sprites = LineSprites::default();
+        for (pos, entry) in self.order.iter().enumerate() {
+            if entry.row(line).is_some() {
+                sprites.add(
+                    1 << pos,
+                    entry.width(),
+                    entry.columns(self.width),
+                    self.max_sprites,
+                );
+            }
+        }
+        sprites
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index and the scan agree on every line the index holds.
+    #[test]
+    fn index_matches_scan() {
+        let mut vram = Box::new([0u8; 0x1_0000]);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..64 {
+            for b in vram[0xF000..].iter_mut() {
+                *b = next() as u8;
+            }
+            let mode = SpriteMode {
+                h40: round & 1 != 0,
+                interlace2: round & 2 != 0,
+                sat_base: if round & 1 != 0 { 0xFC00 } else { 0xFE00 } - 0x400 * (round % 3),
+            };
+            let mut table = SpriteTable::default();
+            table.rebuild(&mode, &vram);
+            for line in 0..INDEX_LINES as u32 {
+                assert_eq!(
+                    table.line(line),
+                    table.scan(line),
+                    "round {round} line {line}"
+                );
+            }
+        }
+    }
+}
