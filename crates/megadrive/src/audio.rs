@@ -22,7 +22,7 @@
 use std::sync::Arc;
 
 use crate::bus::System;
-use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::clock::{MCLK_PER_FM_SAMPLE, MCLK_PER_LINE};
 use crate::frontend::AudioSink;
 use crate::machine::Machine;
 use crate::psg::Psg;
@@ -183,7 +183,20 @@ pub(crate) fn mix_and_resample(
 ) {
     ym.sync(now);
     psg.sync(now);
+    mix_made(ym, psg, a, out, |_, _| {});
+}
+
+/// Mixes the samples both chips have made (handing them to `mixed` first) and resamples them
+/// into `out`; the chip that made more keeps the rest for the next time.
+pub(crate) fn mix_made(
+    ym: &mut Ym2612,
+    psg: &mut Psg,
+    a: &mut AudioOut,
+    out: &mut Vec<i16>,
+    mixed: impl FnOnce(&[i16], &[i16]),
+) {
     let n = (ym.out.len() / 2).min(psg.out.len());
+    mixed(&ym.out[..2 * n], &psg.out[..n]);
     for i in 0..n {
         let p = psg.out[i] as i32;
         a.push(
@@ -196,35 +209,41 @@ pub(crate) fn mix_and_resample(
     a.produce(out);
 }
 
-/// Longest emulated time the sound chips go without a catch-up while sound is on: a sixth of
-/// a second, well under the second after which a catch-up drops all but the last second of
-/// samples (the chips' guard for a machine that just turned sound on).
+/// Lines between the scheduler's catch-ups of the sound chips, on the absolute line grid.
+const SYNC_EVERY_LINES: u64 = 64;
+/// Longest emulated time the sound chips go without a catch-up (a sixth of a second): any
+/// longer span is caught up at the next line end.
 const MAX_SYNC_GAP_MCLK: u64 = 1 << 23;
 
 impl System {
-    /// Called by the scheduler at every line end. The chips are caught up only when they have
-    /// not been for [`MAX_SYNC_GAP_MCLK`]: synthesis runs from one write to the next (or to the
-    /// next `take_audio`) in one go, which gives the same samples as stopping at every line
-    /// (a run is split at no effect on the result) as long as no catch-up spans more than a
-    /// second, where the chips' guard (`Ym2612::sync`, `Psg::sync`) would cut it. The first
-    /// line end after sound was turned on still catches up, as it would at every line.
-    /// With the sound thread, the catch-ups are logged for it, and the calls logged are
-    /// shipped when it is time.
+    /// Called by the scheduler at every line end: when sound is on, catches the chips up every
+    /// 64 lines (at line ends whose absolute line number is a multiple of 64, so the schedule
+    /// depends on the clock alone), or when they have not been caught up for a sixth of a
+    /// second (a machine that just turned sound on).
+    ///
+    /// Synthesis so runs up to 64 lines at once rather than line by line, which gives the same
+    /// samples: a run split anywhere makes the same samples (timers reload associatively,
+    /// synthesis is sample by sample, the PSG's runs are tested against single steps), as long
+    /// as no catch-up spans more than a second, where the chips' guard for a machine that just
+    /// turned sound on keeps only the last second. No span here exceeds 64 lines but the first
+    /// after sound is turned on, caught up at the first line end as it was at every line.
+    /// With the sound thread, the catch-ups are logged for it, and the calls logged shipped.
     pub fn sync_sound(&mut self, now: u64) {
         if !self.ym.render && !self.ym.calls.on {
             return;
         }
-        if now > self.ym.synced_to + MAX_SYNC_GAP_MCLK {
+        let periodic = (now / MCLK_PER_LINE).is_multiple_of(SYNC_EVERY_LINES);
+        if periodic || now > self.ym.synced_to + MAX_SYNC_GAP_MCLK {
             self.ym.calls.push(YmCall::Sync(now));
             self.ym.sync(now);
         }
-        if now > self.psg.synced_to + MAX_SYNC_GAP_MCLK {
+        if periodic || now > self.psg.synced_to + MAX_SYNC_GAP_MCLK {
             self.psg.calls.push(PsgCall::Sync(now));
             self.psg.sync(now);
         }
-        if self.ym.calls.on {
+        if periodic && self.ym.calls.on {
             self.sound_thread
-                .ship_if_due(now, &mut self.ym.calls, &mut self.psg.calls);
+                .ship(&mut self.ym.calls, &mut self.psg.calls);
         }
     }
 
@@ -304,7 +323,7 @@ impl Machine {
         }
         sys.ym.out = Vec::new();
         sys.psg.out = Vec::new();
-        sys.sound_thread.begin(synth, sys.now);
+        sys.sound_thread.begin(synth);
     }
 
     /// Takes synthesis back from the sound thread: the machine's chips and output stage become
@@ -337,7 +356,7 @@ impl Machine {
         psg.render = true;
         ym.calls.on = false;
         psg.calls.on = false;
-        sys.sound_thread.reseed(ym, psg, sys.now);
+        sys.sound_thread.reseed(ym, psg);
     }
 
     /// The host rate, when sound is on.

@@ -23,14 +23,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
 use crate::audio::AudioOut;
-use crate::clock::MCLK_PER_LINE;
 use crate::psg::Psg;
 use crate::ym2612::Ym2612;
-
-/// Emulated time between two shipments to the worker: a quarter of a frame, so it runs
-/// behind the emulation by about that much and a `take_audio` once a frame waits for little,
-/// while a wake-up of the worker costs next to nothing against the quarter frame's work.
-const SHIP_EVERY_MCLK: u64 = 64 * MCLK_PER_LINE;
 
 /// One timed call on the YM2612, as the emulation thread made it.
 #[derive(Clone, Copy, Debug)]
@@ -172,22 +166,79 @@ impl Drop for Worker {
     }
 }
 
+/// The worker's side: the synthesis side, mixed and resampled ahead of the takes. What one
+/// thread would hold between two takes (the chips' samples not mixed yet, the output stage as
+/// the last take left it) is kept beside it, so that a snapshot is exactly that.
+struct Ahead {
+    synth: Box<Synth>,
+    /// The output stage as the last take left it.
+    at_take: AudioOut,
+    /// The chips' samples mixed since the last take.
+    ym_mixed: Vec<i16>,
+    psg_mixed: Vec<i16>,
+    /// Resampled since the last take.
+    produced: Vec<i16>,
+}
+
+impl Ahead {
+    fn new(synth: Box<Synth>) -> Ahead {
+        Ahead {
+            at_take: synth.out.clone(),
+            synth,
+            ym_mixed: Vec::new(),
+            psg_mixed: Vec::new(),
+            produced: Vec::new(),
+        }
+    }
+
+    /// Mixes and resamples what both chips have made.
+    fn mix(&mut self) {
+        let Synth { ym, psg, out } = &mut *self.synth;
+        let (ym_mixed, psg_mixed) = (&mut self.ym_mixed, &mut self.psg_mixed);
+        crate::audio::mix_made(ym, psg, out, &mut self.produced, |y, p| {
+            ym_mixed.extend_from_slice(y);
+            psg_mixed.extend_from_slice(p);
+        });
+    }
+
+    /// Catches up to `now`, and hands over what was resampled since the last take.
+    fn take(&mut self, now: u64, buf: &mut Vec<i16>) {
+        self.synth.ym.sync(now);
+        self.synth.psg.sync(now);
+        self.mix();
+        std::mem::swap(buf, &mut self.produced);
+        self.produced.clear();
+        self.ym_mixed.clear();
+        self.psg_mixed.clear();
+        self.at_take = self.synth.out.clone();
+    }
+
+    /// The synthesis side as one thread would hold it now.
+    fn snapshot(&self) -> Box<Synth> {
+        let mut copy = self.synth.clone();
+        copy.out = self.at_take.clone();
+        copy.ym.out = [&self.ym_mixed[..], &self.synth.ym.out[..]].concat();
+        copy.psg.out = [&self.psg_mixed[..], &self.synth.psg.out[..]].concat();
+        copy
+    }
+}
+
 /// The worker's loop: jobs in order until the emulation side goes away.
-fn serve(mut synth: Box<Synth>, jobs: Receiver<Job>, replies: Sender<Reply>) {
+fn serve(synth: Box<Synth>, jobs: Receiver<Job>, replies: Sender<Reply>) {
+    let mut ahead = Ahead::new(synth);
     while let Ok(job) = jobs.recv() {
         let reply = match job {
             Job::Replay(ym, psg) => {
-                synth.replay(&ym, &psg);
+                ahead.synth.replay(&ym, &psg);
+                ahead.mix();
                 continue;
             }
             Job::Take(now, mut buf) => {
-                buf.clear();
-                let Synth { ym, psg, out } = &mut *synth;
-                crate::audio::mix_and_resample(ym, psg, out, now, &mut buf);
+                ahead.take(now, &mut buf);
                 Reply::Samples(buf)
             }
             Job::Snapshot(ym, psg) => {
-                let mut copy = synth.clone();
+                let mut copy = ahead.snapshot();
                 copy.replay(&ym, &psg);
                 Reply::Snapshot(copy)
             }
@@ -217,8 +268,6 @@ pub struct SoundThread {
     /// synthesise as they are called, on the caller's thread.
     pub(crate) allowed: bool,
     link: Link,
-    /// Emulated clock of the last shipment.
-    shipped_at: u64,
     /// The last sample buffer, back from the worker for reuse.
     spare: Vec<i16>,
 }
@@ -228,7 +277,6 @@ impl Default for SoundThread {
         SoundThread {
             allowed: true,
             link: Link::Off,
-            shipped_at: 0,
             spare: Vec::new(),
         }
     }
@@ -266,7 +314,6 @@ impl Clone for SoundThread {
         SoundThread {
             allowed: self.allowed,
             link,
-            shipped_at: self.shipped_at,
             spare: Vec::new(),
         }
     }
@@ -279,9 +326,8 @@ impl SoundThread {
     }
 
     /// Hands the synthesis side over (not started until the first shipment).
-    pub(crate) fn begin(&mut self, synth: Box<Synth>, now: u64) {
+    pub(crate) fn begin(&mut self, synth: Box<Synth>) {
         self.link = Link::Idle(synth);
-        self.shipped_at = now;
     }
 
     /// Ends the link and returns the synthesis side with `ym` and `psg` applied.
@@ -329,31 +375,18 @@ impl SoundThread {
     }
 
     /// Replaces the worker's chips (a state was loaded), keeping its output stage.
-    pub(crate) fn reseed(&mut self, ym: Ym2612, psg: Psg, now: u64) {
+    pub(crate) fn reseed(&mut self, ym: Ym2612, psg: Psg) {
         let Some(mut synth) = self.end(Vec::new(), Vec::new()) else {
             return;
         };
         synth.ym = ym;
         synth.psg = psg;
-        self.begin(synth, now);
+        self.begin(synth);
     }
 
-    /// Ships the calls logged so far when a quarter frame has passed since the last time.
-    #[inline]
-    pub(crate) fn ship_if_due(
-        &mut self,
-        now: u64,
-        ym: &mut CallLog<YmCall>,
-        psg: &mut CallLog<PsgCall>,
-    ) {
-        if now >= self.shipped_at + SHIP_EVERY_MCLK {
-            self.ship(now, ym, psg);
-        }
-    }
-
-    #[cold]
-    fn ship(&mut self, now: u64, ym: &mut CallLog<YmCall>, psg: &mut CallLog<PsgCall>) {
-        self.shipped_at = now;
+    /// Ships the calls logged so far (the scheduler does every 64 lines, right after both
+    /// chips' catch-up, so the worker can mix and resample all they make).
+    pub(crate) fn ship(&mut self, ym: &mut CallLog<YmCall>, psg: &mut CallLog<PsgCall>) {
         let (y, p) = (
             std::mem::take(&mut ym.calls),
             std::mem::take(&mut psg.calls),
@@ -370,7 +403,7 @@ impl SoundThread {
         psg: &mut CallLog<PsgCall>,
         out: &mut Vec<i16>,
     ) {
-        self.ship(now, ym, psg);
+        self.ship(ym, psg);
         let buf = std::mem::take(&mut self.spare);
         let w = self.worker();
         w.send(Job::Take(now, buf));

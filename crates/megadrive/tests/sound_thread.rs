@@ -122,12 +122,16 @@ fn the_sound_thread_gives_the_samples_of_one_thread() {
                 m.run_frame();
             }
         }
-        sa.clear();
-        sb.clear();
-        ms[0].take_audio(&mut sa);
-        ms[1].take_audio(&mut sb);
-        assert!(sa == sb, "step {step}: samples differ");
-        loud += sa.iter().filter(|&&s| s.unsigned_abs() > 1000).count();
+        // Mostly taken every step; otherwise the copies, loads and states below meet samples
+        // made but not taken yet.
+        if r >> 12 & 3 != 0 {
+            sa.clear();
+            sb.clear();
+            ms[0].take_audio(&mut sa);
+            ms[1].take_audio(&mut sb);
+            assert!(sa == sb, "step {step}: samples differ");
+            loud += sa.iter().filter(|&&s| s.unsigned_abs() > 1000).count();
+        }
         match r >> 16 & 31 {
             0 => assert!(
                 ms[0].save_state() == ms[1].save_state(),
