@@ -19,10 +19,15 @@
 //! The stage is the host's view and is not part of save states: loading a state keeps
 //! the filter's history and drops the chips' samples not yet taken.
 
+use std::sync::Arc;
+
 use crate::bus::System;
-use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::clock::{MCLK_PER_FM_SAMPLE, MCLK_PER_LINE};
 use crate::frontend::AudioSink;
 use crate::machine::Machine;
+use crate::psg::Psg;
+use crate::sound_thread::{PsgCall, Synth, YmCall};
+use crate::ym2612::Ym2612;
 
 /// Default host rate.
 pub const DEFAULT_RATE: u32 = 48_000;
@@ -43,8 +48,10 @@ pub struct AudioOut {
     pub rate: u32,
     /// Master clock in Hz (the input rate is this / 1008).
     mclk_hz: u64,
-    /// PHASES x TAPS coefficients: integers, held as `f64` (see [`AudioOut::produce`]).
-    coefs: Vec<f64>,
+    /// PHASES x TAPS coefficients: integers, held as `f64` (see [`AudioOut::produce`]), each
+    /// twice (for the left and the right sample at once); shared by copies (the sound
+    /// thread's, a cloned machine's).
+    coefs: Arc<[[f64; 2]]>,
     /// Mixed, DC-blocked input samples (left, right; integers) still needed by the filter.
     hist: Vec<[f64; 2]>,
     /// Index in `hist` of the input sample at or before the next output's time, and that
@@ -92,12 +99,12 @@ impl AudioOut {
             // Exact unity gain at DC for every phase.
             let err = COEF_ONE as i32 - ints.iter().sum::<i32>();
             ints[HALF - 1 + usize::from(f >= 0.5)] += err;
-            coefs.extend(ints.into_iter().map(f64::from));
+            coefs.extend(ints.into_iter().map(|c| [f64::from(c); 2]));
         }
         AudioOut {
             rate,
             mclk_hz: mclk_hz as u64,
-            coefs,
+            coefs: coefs.into(),
             hist: vec![[0.0; 2]; HALF - 1],
             pos: HALF - 1,
             frac: 0,
@@ -138,16 +145,19 @@ impl AudioOut {
             let phase = (self.frac * PHASES as u64 / den) as usize;
             let c = &self.coefs[phase * TAPS..(phase + 1) * TAPS];
             let h = &self.hist[self.pos + 1 - HALF..self.pos + 1 + HALF];
-            // Four running sums per side (any order of exact additions gives the same sum).
-            let (mut l, mut r) = ([0f64; 4], [0f64; 4]);
+            // Four running sums of (left, right) pairs (any order of exact additions gives the
+            // same sum).
+            let mut acc = [[0f64; 2]; 4];
             for (k, s) in c.chunks_exact(4).zip(h.chunks_exact(4)) {
-                for (((l, r), k), s) in l.iter_mut().zip(&mut r).zip(k).zip(s) {
-                    *l += k * s[0];
-                    *r += k * s[1];
+                for ((acc, k), s) in acc.iter_mut().zip(k).zip(s) {
+                    acc[0] += k[0] * s[0];
+                    acc[1] += k[1] * s[1];
                 }
             }
-            for side in [l, r] {
-                let sum = (side[0] + side[1]) + (side[2] + side[3]);
+            let sums: [f64; 2] = std::array::from_fn(|side| {
+                (acc[0][side] + acc[1][side]) + (acc[2][side] + acc[3][side])
+            });
+            for sum in sums {
                 out.push(((sum as i64) >> 15).clamp(-32768, 32767) as i16);
             }
             self.frac += self.mclk_hz;
@@ -162,14 +172,86 @@ impl AudioOut {
     }
 }
 
+/// Catches the chips up to `now`, mixes the samples both have made and resamples them into
+/// `out` (the machine's own chips, or the sound thread's).
+pub(crate) fn mix_and_resample(
+    ym: &mut Ym2612,
+    psg: &mut Psg,
+    a: &mut AudioOut,
+    now: u64,
+    out: &mut Vec<i16>,
+) {
+    ym.sync(now);
+    psg.sync(now);
+    mix_made(ym, psg, a, out, |_, _| {});
+}
+
+/// Mixes the samples both chips have made (handing them to `mixed` first) and resamples them
+/// into `out`; the chip that made more keeps the rest for the next time.
+pub(crate) fn mix_made(
+    ym: &mut Ym2612,
+    psg: &mut Psg,
+    a: &mut AudioOut,
+    out: &mut Vec<i16>,
+    mixed: impl FnOnce(&[i16], &[i16]),
+) {
+    let n = (ym.out.len() / 2).min(psg.out.len());
+    mixed(&ym.out[..2 * n], &psg.out[..n]);
+    for i in 0..n {
+        let p = psg.out[i] as i32;
+        a.push(
+            FM_GAIN * ym.out[2 * i] as i32 + p,
+            FM_GAIN * ym.out[2 * i + 1] as i32 + p,
+        );
+    }
+    ym.out.drain(..2 * n);
+    psg.out.drain(..n);
+    a.produce(out);
+}
+
+/// Lines between the scheduler's catch-ups of the sound chips, on the absolute line grid.
+const SYNC_EVERY_LINES: u64 = 64;
+/// Longest emulated time the sound chips go without a catch-up (a sixth of a second): any
+/// longer span is caught up at the next line end.
+const MAX_SYNC_GAP_MCLK: u64 = 1 << 23;
+
 impl System {
-    /// Catches the sound chips up to `now` when sound is being produced (the scheduler calls
-    /// this at every line end).
+    /// Called by the scheduler at every line end: when sound is on, catches the chips up every
+    /// 64 lines (at line ends whose absolute line number is a multiple of 64, so the schedule
+    /// depends on the clock alone), or when they have not been caught up for a sixth of a
+    /// second (a machine that just turned sound on).
+    ///
+    /// Synthesis so runs up to 64 lines at once rather than line by line, which gives the same
+    /// samples: a run split anywhere makes the same samples (timers reload associatively,
+    /// synthesis is sample by sample, the PSG's runs are tested against single steps), as long
+    /// as no catch-up spans more than a second, where the chips' guard for a machine that just
+    /// turned sound on keeps only the last second. No span here exceeds 64 lines but the first
+    /// after sound is turned on, caught up at the first line end as it was at every line.
+    /// With the sound thread, the catch-ups are logged for it, and the calls logged shipped.
     pub fn sync_sound(&mut self, now: u64) {
-        if self.ym.render {
+        if !self.ym.render && !self.ym.calls.on {
+            return;
+        }
+        let periodic = (now / MCLK_PER_LINE).is_multiple_of(SYNC_EVERY_LINES);
+        if periodic || now > self.ym.synced_to + MAX_SYNC_GAP_MCLK {
+            self.ym.calls.push(YmCall::Sync(now));
             self.ym.sync(now);
+        }
+        if periodic || now > self.psg.synced_to + MAX_SYNC_GAP_MCLK {
+            self.psg.calls.push(PsgCall::Sync(now));
             self.psg.sync(now);
         }
+        if periodic && self.ym.calls.on {
+            self.sound_thread
+                .ship(&mut self.ym.calls, &mut self.psg.calls);
+        }
+    }
+
+    /// The sound chips as they are now with their synthesis state: the sound thread's copies
+    /// brought up to date, or these (see `sound_thread`).
+    pub(crate) fn sound_snapshot(&self) -> Option<Box<Synth>> {
+        self.sound_thread
+            .snapshot(&self.ym.calls.calls, &self.psg.calls.calls)
     }
 }
 
@@ -177,6 +259,7 @@ impl Machine {
     /// Starts producing sound at `rate` Hz (interleaved stereo i16, see
     /// [`Machine::take_audio`]). Emulation is the same with or without sound.
     pub fn enable_audio(&mut self, rate: u32) {
+        self.stop_sound_thread();
         let mclk = self.region.master_clock_hz();
         self.audio = Some(Box::new(AudioOut::new(mclk, rate)));
         let sys = &mut self.bus.sys;
@@ -184,16 +267,96 @@ impl Machine {
         sys.psg.render = true;
         sys.ym.out.clear();
         sys.psg.out.clear();
+        self.start_sound_thread();
     }
 
     /// Stops producing sound.
     pub fn disable_audio(&mut self) {
+        self.stop_sound_thread();
         self.audio = None;
         let sys = &mut self.bus.sys;
         sys.ym.render = false;
         sys.psg.render = false;
         sys.ym.out = Vec::new();
         sys.psg.out = Vec::new();
+    }
+
+    /// Whether sound is synthesised on a second thread while it is on (the default), or on the
+    /// caller's thread as the chips are written. The samples are the same either way; the
+    /// thread lets synthesis overlap emulation on another core.
+    pub fn set_sound_thread(&mut self, on: bool) {
+        self.bus.sys.sound_thread.allowed = on;
+        if on {
+            self.start_sound_thread();
+        } else {
+            self.stop_sound_thread();
+        }
+    }
+
+    /// Whether sound may be synthesised on a second thread ([`Machine::set_sound_thread`]).
+    pub fn sound_thread(&self) -> bool {
+        self.bus.sys.sound_thread.allowed
+    }
+
+    /// Hands synthesis to the sound thread, when sound is on and the thread allowed: the
+    /// thread takes the chips and the output stage as they are; the machine's chips keep
+    /// running what the game sees (as headless runs them) and log their calls.
+    fn start_sound_thread(&mut self) {
+        let sys = &mut self.bus.sys;
+        let Some(audio) = self.audio.as_ref() else {
+            return;
+        };
+        if !sys.sound_thread.allowed || sys.sound_thread.active() {
+            return;
+        }
+        let synth = Box::new(Synth {
+            ym: sys.ym.clone(),
+            psg: sys.psg.clone(),
+            out: (**audio).clone(),
+        });
+        for (render, calls) in [
+            (&mut sys.ym.render, &mut sys.ym.calls.on),
+            (&mut sys.psg.render, &mut sys.psg.calls.on),
+        ] {
+            *render = false;
+            *calls = true;
+        }
+        sys.ym.out = Vec::new();
+        sys.psg.out = Vec::new();
+        sys.sound_thread.begin(synth);
+    }
+
+    /// Takes synthesis back from the sound thread: the machine's chips and output stage become
+    /// the thread's, brought up to date, as they would be had they synthesised all along.
+    fn stop_sound_thread(&mut self) {
+        let sys = &mut self.bus.sys;
+        let ym_calls = std::mem::take(&mut sys.ym.calls.calls);
+        let psg_calls = std::mem::take(&mut sys.psg.calls.calls);
+        let Some(synth) = sys.sound_thread.end(ym_calls, psg_calls) else {
+            return;
+        };
+        let Synth { ym, psg, out } = *synth;
+        sys.ym = ym;
+        sys.psg = psg;
+        self.audio = Some(Box::new(out));
+    }
+
+    /// After a state was loaded: the sound thread continues from the loaded chips (the
+    /// calls not shipped and the samples not taken are dropped, as the machine's own chips
+    /// drop theirs).
+    pub(crate) fn reseed_sound_thread(&mut self) {
+        let sys = &mut self.bus.sys;
+        if !sys.sound_thread.active() {
+            return;
+        }
+        sys.ym.calls.calls.clear();
+        sys.psg.calls.calls.clear();
+        let (mut ym, mut psg) = (sys.ym.clone(), sys.psg.clone());
+        ym.render = true;
+        psg.render = true;
+        ym.calls.on = false;
+        psg.calls.on = false;
+        sys.sound_thread.reseed(ym, psg);
     }
 
     /// The host rate, when sound is on.
@@ -209,19 +372,15 @@ impl Machine {
         };
         let sys = &mut self.bus.sys;
         let now = sys.now;
-        sys.ym.sync(now);
-        sys.psg.sync(now);
-        let n = (sys.ym.out.len() / 2).min(sys.psg.out.len());
-        for i in 0..n {
-            let p = sys.psg.out[i] as i32;
-            a.push(
-                FM_GAIN * sys.ym.out[2 * i] as i32 + p,
-                FM_GAIN * sys.ym.out[2 * i + 1] as i32 + p,
-            );
+        if sys.sound_thread.active() {
+            // The machine's chips run their timers as a status read would.
+            sys.ym.sync(now);
+            sys.psg.sync(now);
+            sys.sound_thread
+                .take(now, &mut sys.ym.calls, &mut sys.psg.calls, out);
+        } else {
+            mix_and_resample(&mut sys.ym, &mut sys.psg, a, now, out);
         }
-        sys.ym.out.drain(..2 * n);
-        sys.psg.out.drain(..n);
-        a.produce(out);
     }
 
     /// Hands the sound produced since the last call to `sink`.
@@ -296,7 +455,7 @@ mod tests {
             assert!(
                 a.coefs
                     .iter()
-                    .all(|c| c.fract() == 0.0 && c.abs() < 65536.0)
+                    .all(|&[c, twin]| c == twin && c.fract() == 0.0 && c.abs() < 65536.0)
             );
         }
     }

@@ -139,6 +139,8 @@ pub struct System {
     pub zbus: Z80Bus,
     pub ym: Ym2612,
     pub psg: Psg,
+    /// Sound synthesis on a second thread (`sound_thread`).
+    pub sound_thread: crate::sound_thread::SoundThread,
     /// The 68000's absolute master clock (start of the instruction being executed).
     pub now: u64,
     /// Next DRAM refresh stall.

@@ -21,6 +21,7 @@ pub mod observe;
 pub mod psg;
 mod reset;
 pub mod sound_cpu;
+mod sound_thread;
 pub mod state;
 pub mod vdp;
 pub mod ym2612;

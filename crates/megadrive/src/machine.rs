@@ -127,6 +127,7 @@ impl Machine {
             zbus: Z80Bus::new(),
             ym: Ym2612::new(),
             psg: Psg::new(),
+            sound_thread: Default::default(),
             now: 0,
             refresh_at: 0,
             z80_mclk: 0,

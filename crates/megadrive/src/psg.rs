@@ -19,6 +19,7 @@
 //! that wants no sound pays nothing for it); the registers are decoded either way.
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::sound_thread::{CallLog, PsgCall};
 
 /// Master clocks per PSG counter step (MCLK / 15 / 16).
 pub const MCLK_PER_PSG_STEP: u64 = 240;
@@ -62,6 +63,9 @@ pub struct Psg {
     pub render: bool,
     /// Mono samples at the FM rate not yet taken by the mixer (not part of save states).
     pub out: Vec<i16>,
+    /// The timed writes made since they were last shipped to the sound thread, while it
+    /// synthesises (`sound_thread`; not part of save states).
+    pub(crate) calls: CallLog<PsgCall>,
 }
 
 impl Default for Psg {
@@ -83,6 +87,7 @@ impl Psg {
             acc: 0,
             render: false,
             out: Vec::new(),
+            calls: CallLog::default(),
         }
     }
 
@@ -117,6 +122,7 @@ impl Psg {
 
     /// A register write at absolute master clock `now`: the chip is caught up first.
     pub fn write_at(&mut self, value: u8, now: u64) {
+        self.calls.push(PsgCall::Write { value, at: now });
         self.sync(now);
         self.write(value);
     }
@@ -253,21 +259,23 @@ impl Psg {
     }
 
     /// Adds `level` from [`Psg::synced_to`] to `end` to the output windows, appending a
-    /// sample for each window that closes at or before `end`.
+    /// sample for each window that closes at or before `end`. A window the level fills whole
+    /// averages to the level itself, so those are appended as copies.
     fn integrate(&mut self, level: i64, end: u64) {
-        let mut t = self.synced_to;
-        loop {
-            let window_end = (t / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
-            if window_end > end {
-                break;
-            }
-            self.acc += level * (window_end - t) as i64;
-            self.out
-                .push((self.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
-            self.acc = 0;
-            t = window_end;
+        let t = self.synced_to;
+        let window_end = (t / MCLK_PER_FM_SAMPLE + 1) * MCLK_PER_FM_SAMPLE;
+        if window_end > end {
+            self.acc += level * (end - t) as i64;
+            return;
         }
-        self.acc += level * (end - t) as i64;
+        self.acc += level * (window_end - t) as i64;
+        self.out
+            .push((self.acc / MCLK_PER_FM_SAMPLE as i64).clamp(-32768, 32767) as i16);
+        let whole = (end - window_end) / MCLK_PER_FM_SAMPLE;
+        let sample = level.clamp(-32768, 32767) as i16;
+        self.out.extend(std::iter::repeat_n(sample, whole as usize));
+        let t = window_end + whole * MCLK_PER_FM_SAMPLE;
+        self.acc = level * (end - t) as i64;
     }
 
     /// The synthesis state as bytes (for save states).

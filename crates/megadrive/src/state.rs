@@ -340,8 +340,13 @@ impl Machine {
             w.u64(p.th_latency_until);
         }
 
-        // Sound chips.
-        let ym = &sys.ym;
+        // Sound chips (the sound thread's copies brought up to date when it synthesises: they
+        // hold the synthesis state, and have seen every call the machine's chips have).
+        let fresh = sys.sound_snapshot();
+        let (ym, psg) = match &fresh {
+            Some(synth) => (&synth.ym, &synth.psg),
+            None => (&sys.ym, &sys.psg),
+        };
         w.bytes(&ym.address);
         w.bytes(&ym.regs);
         w.u8(ym.status);
@@ -356,7 +361,6 @@ impl Machine {
         }
         w.u64(ym.synced_to);
         w.u64(ym.busy_until);
-        let psg = &sys.psg;
         w.u16s(&psg.tone);
         w.bytes(&psg.volume);
         w.u8(psg.latched);
@@ -424,6 +428,7 @@ impl Machine {
         let mut next = self.clone();
         (self.bus.sys.vdp.frame, self.bus.sys.vdp.drawing) = buffers;
         next.read_state(bytes)?;
+        next.reseed_sound_thread();
         *self = next;
         Ok(())
     }

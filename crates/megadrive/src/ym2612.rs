@@ -30,6 +30,7 @@
 use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
+use crate::sound_thread::{CallLog, YmCall};
 use crate::ym2612_params::{ParamCache, derive};
 use crate::{ym2612_dac as dac, ym2612_lfo as lfo, ym2612_ssg as ssg};
 
@@ -200,6 +201,23 @@ pub struct Ym2612 {
     pub out: Vec<i16>,
     /// The operators' parameters derived from the registers (not part of save states).
     pub(crate) params: ParamCache,
+    /// The timed calls made since they were last shipped to the sound thread, while it
+    /// synthesises (`sound_thread`; not part of save states).
+    pub(crate) calls: CallLog<YmCall>,
+}
+
+impl Channel {
+    /// Every envelope released to the floor and nothing in the operator pipeline: the channel
+    /// outputs 0 until a key-on.
+    #[inline]
+    fn silent(&self) -> bool {
+        self.op1_out == [0, 0]
+            && self.mem == 0
+            && self
+                .ops
+                .iter()
+                .all(|o| o.eg_phase == EG_RELEASE && o.env == MAX_ATT)
+    }
 }
 
 impl Default for Ym2612 {
@@ -252,21 +270,25 @@ impl Ym2612 {
             discrete: false,
             out: Vec::new(),
             params: ParamCache::default(),
+            calls: CallLog::default(),
         }
     }
 
     /// Chip reset (the Z80's reset line also resets the YM2612).
     pub fn reset(&mut self, now: u64) {
+        self.calls.push(YmCall::Reset(now));
         self.sync(now);
         let synced = self.synced_to;
         let render = self.render;
         let discrete = self.discrete;
         let out = std::mem::take(&mut self.out);
+        let calls = std::mem::take(&mut self.calls);
         *self = Ym2612::new();
         self.synced_to = synced;
         self.render = render;
         self.discrete = discrete;
         self.out = out;
+        self.calls = calls;
     }
 
     /// Runs the timers (and the synthesis) in whole samples up to the first sample boundary
@@ -312,12 +334,18 @@ impl Ym2612 {
         if port & 3 != 0 {
             return 0;
         }
+        self.calls.push(YmCall::Sync(now));
         self.sync(now);
         let busy = if now < self.busy_until { 0x80 } else { 0 };
         self.status | busy
     }
 
     pub fn write(&mut self, port: u32, value: u8, now: u64) {
+        self.calls.push(YmCall::Write {
+            port: (port & 3) as u8,
+            value,
+            at: now,
+        });
         let part = ((port >> 1) & 1) as usize;
         if port & 1 == 0 {
             self.address[part] = value;
@@ -449,18 +477,51 @@ impl Ym2612 {
     }
 
     /// Renders `n` output samples into [`Ym2612::out`].
+    ///
+    /// Registers only change between calls (a write first syncs), so a channel silent at the
+    /// start stays silent to the end: every envelope released to the floor and nothing in its
+    /// operator pipeline, only a key-on (a write, or CSM between single samples) wakes it. Such
+    /// a channel (without PM, whose increments vary) outputs 0 (the DAC's constant when it is
+    /// channel 6) and only its phases move, by the same increment each sample: they are moved
+    /// once for the whole call, and its constant contribution is added to every sample.
     pub fn render_samples(&mut self, n: usize) {
         let tables = &*TABLES;
         self.out.reserve(n * 2);
+        let dirty = self.params.dirty;
+        for ch in 0..6 {
+            if dirty & (1 << ch) != 0 {
+                self.rederive(ch);
+            }
+        }
+        let dac_on = self.regs[0x2B] & 0x80 != 0;
+        let dac = ((self.regs[0x2A] as i32) - 128) << 6;
+        let mut active = 0u8;
+        let (mut base_left, mut base_right) = (0i32, 0i32);
+        for ch in 0..6 {
+            let p = &self.params.channels[ch];
+            let c = &mut self.channels[ch];
+            if p.pms != 0 || !c.silent() {
+                active |= 1 << ch;
+                continue;
+            }
+            for (o, q) in c.ops.iter_mut().zip(&p.ops) {
+                o.phase = ((o.phase as u64 + q.inc as u64 * n as u64) & 0xFFFFF) as u32;
+            }
+            c.out = if ch == 5 && dac_on { dac } else { 0 };
+            let b4 = self.regs[if ch < 3 { 0 } else { 0x100 } + 0xB4 + ch % 3];
+            base_left += dac::channel_level(c.out, b4 & 0x80 != 0, self.discrete);
+            base_right += dac::channel_level(c.out, b4 & 0x40 != 0, self.discrete);
+        }
         for _ in 0..n {
-            let (l, r) = self.sample(tables);
+            let (l, r) = self.sample(tables, active, base_left, base_right);
             self.out.push(l);
             self.out.push(r);
         }
     }
 
-    /// One output sample: LFO, envelopes, operators, the DAC ladder and panning.
-    fn sample(&mut self, t: &Tables) -> (i16, i16) {
+    /// One output sample: LFO, envelopes, the `active` channels' operators (the others add
+    /// `base_left` / `base_right`), the DAC ladder and panning.
+    fn sample(&mut self, t: &Tables, active: u8, base_left: i32, base_right: i32) -> (i16, i16) {
         // LFO.
         let lfo = self.regs[0x22];
         if lfo & 8 != 0 {
@@ -484,9 +545,15 @@ impl Ym2612 {
             self.eg_counter = (self.eg_counter + 1) & 0xFFF;
         }
 
+        let (mut left, mut right) = (base_left, base_right);
+        if active == 0 {
+            return ((left * 16) as i16, (right * 16) as i16);
+        }
         let dac_on = self.regs[0x2B] & 0x80 != 0;
-        let (mut left, mut right) = (0i32, 0i32);
         for ch in 0..6 {
+            if active & (1 << ch) == 0 {
+                continue;
+            }
             let part = if ch < 3 { 0 } else { 0x100 };
             let cr = ch % 3;
             let b4 = self.regs[part + 0xB4 + cr];
@@ -549,12 +616,7 @@ impl Ym2612 {
 
         // A silent channel (every envelope released to the floor, nothing in the operator
         // pipeline) outputs 0 and stays silent: only its phases move.
-        if c.op1_out == [0, 0]
-            && c.mem == 0
-            && c.ops
-                .iter()
-                .all(|o| o.eg_phase == EG_RELEASE && o.env == MAX_ATT)
-        {
+        if c.silent() {
             for (o, inc) in c.ops.iter_mut().zip(incs) {
                 o.phase = (o.phase + inc) & 0xFFFFF;
             }

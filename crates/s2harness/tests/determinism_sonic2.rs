@@ -57,6 +57,9 @@ fn two_boots_into_emerald_hill_are_bit_identical() {
         .take(1)
     {
         let (mut a, mut b) = (console(&rom), console(&rom));
+        // `a` synthesises on the sound thread (the default), `b` on its own thread: the same
+        // samples either way.
+        b.set_sound_thread(false);
         let (mut sa, mut sb) = (Vec::new(), Vec::new());
         for k in 0..1500 {
             let buttons = pad.get(k).copied().unwrap_or(0);
@@ -102,6 +105,7 @@ fn states_taken_mid_frame_in_game_continue_bit_identically() {
             let state = a.save_state();
             a.enable_audio(48_000); // the output stage restarts on load, in both
             let mut b = console(&rom);
+            b.set_sound_thread(false); // `a` keeps the sound thread: the same samples
             b.load_state(&state).unwrap();
             assert!(b.save_state() == state, "frame {stop_at}: round trip");
             let mut sb = Vec::new();

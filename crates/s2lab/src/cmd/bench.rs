@@ -34,6 +34,10 @@ pub struct BenchArgs {
     /// The console's 68000: ours (the default) or m68k (the pinned crate, to cross-check).
     #[arg(long, default_value = "ours")]
     pub cpu: CpuBackend,
+    /// Synthesise sound on the emulation thread instead of a second one (`full`; the same
+    /// samples either way).
+    #[arg(long)]
+    pub one_thread: bool,
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -56,6 +60,7 @@ pub fn console_seconds(
     rom: &[u8],
     mode: Mode,
     cpu: CpuBackend,
+    one_thread: bool,
     frames: u64,
     script: &[u16],
 ) -> Result<f64> {
@@ -64,6 +69,7 @@ pub fn console_seconds(
         ..Options::default()
     };
     let mut m = Machine::new(rom.to_vec(), options).map_err(|e| anyhow!("{e}"))?;
+    m.set_sound_thread(!one_thread);
     m.set_mode(mode);
     let mut audio = Vec::with_capacity(8192);
     let start = Instant::now();
@@ -94,7 +100,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         let path = store::locate(args.rom.as_deref(), "revb").map_err(|e| anyhow!(e))?;
         let rom = std::fs::read(&path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         for &mode in &args.mode {
-            let seconds = console_seconds(&rom, mode, args.cpu, args.frames, &script)?;
+            let seconds =
+                console_seconds(&rom, mode, args.cpu, args.one_thread, args.frames, &script)?;
             print_console(mode, args.frames, seconds);
         }
         return Ok(ExitCode::SUCCESS);
@@ -123,7 +130,14 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     };
     let rom = store::read_rom(&path).map_err(|e| anyhow!(e))?;
     for mode in Mode::ALL {
-        let seconds = console_seconds(&rom.bytes, mode, args.cpu, args.frames, &script)?;
+        let seconds = console_seconds(
+            &rom.bytes,
+            mode,
+            args.cpu,
+            args.one_thread,
+            args.frames,
+            &script,
+        )?;
         print_console(mode, args.frames, seconds);
     }
 
