@@ -14,8 +14,9 @@
 //! `now` ships what is left and waits for the worker to catch up to `now`, so the caller gets
 //! the same samples at the same call, whatever the threads' timing.
 //!
-//! The threads hand over through channels: a wake-up of the worker per shipment (4 a frame)
-//! and a round trip per take. Where both cores are busy the scheduler may run the worker on
+//! The threads hand over through channels: a shipment per 64 lines (4 a frame) and a round
+//! trip per take; each side polls its channel briefly before it sleeps ([`SPIN`]), so running
+//! flat out neither pays a wake-up per hand-over. Where both cores are busy the scheduler may run the worker on
 //! the emulation thread's core, and the hand-overs are then pure cost (about 0.1 s of system
 //! time over 3,600 frames of Sonic 2); `Machine::set_sound_thread(false)` avoids them.
 //!
@@ -26,8 +27,9 @@
 //! moves the worker's chips back into the machine, as they would have been there.
 
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crate::audio::AudioOut;
 use crate::psg::Psg;
@@ -159,7 +161,33 @@ impl Worker {
 
     fn reply(&self) -> Reply {
         let replies = self.replies.lock().unwrap_or_else(|e| e.into_inner());
-        replies.recv().expect("the sound thread stopped")
+        recv_spinning(&replies).expect("the sound thread stopped")
+    }
+}
+
+/// How long a side polls its channel before it sleeps on it. A sleeping thread costs a wake-up
+/// on the next hand-over, and on a virtual machine that is tens of microseconds: about the
+/// whole time a frame's take waits for (measured: `s2lab bench --mode full`, 3,600 frames of
+/// Sonic 2 on this project's 2-core VM, 1.34-1.43 s with blocking receives, 1.23-1.34 s
+/// polling first; `video` takes 1.06-1.09 s). Shipments come every 64
+/// lines, a tenth of a millisecond apart when the emulator runs flat out, so there the worker
+/// never sleeps; in real time (4 ms apart) it polls for a twentieth of that.
+const SPIN: Duration = Duration::from_micros(200);
+
+/// `rx.recv()`, polling for [`SPIN`] before sleeping.
+fn recv_spinning<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            match rx.try_recv() {
+                Ok(v) => return Ok(v),
+                Err(TryRecvError::Disconnected) => return Err(RecvError),
+                Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            }
+        }
+        if start.elapsed() >= SPIN {
+            return rx.recv();
+        }
     }
 }
 
@@ -233,7 +261,7 @@ impl Ahead {
 /// The worker's loop: jobs in order until the emulation side goes away.
 fn serve(synth: Box<Synth>, jobs: Receiver<Job>, replies: Sender<Reply>) {
     let mut ahead = Ahead::new(synth);
-    while let Ok(job) = jobs.recv() {
+    while let Ok(job) = recv_spinning(&jobs) {
         let reply = match job {
             Job::Replay(ym, psg) => {
                 ahead.synth.replay(&ym, &psg);
