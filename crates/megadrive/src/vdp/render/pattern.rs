@@ -25,8 +25,9 @@ pub(super) fn vram_long(vram: &Vram, addr: usize) -> u32 {
 }
 
 /// The 8 pixels of a pattern row, pixel `i` (left to right without flip: pixel 0 is the high
-/// nibble of the first byte) in byte `i` of the little-endian result.
-#[inline]
+/// nibble of the first byte) in byte `i` of the little-endian result. The bit-spreading
+/// form [`decode_row`]'s table is tested against.
+#[cfg(test)]
 fn expand_row(bits: u32) -> u64 {
     // The row's bytes, first byte lowest, one to each 16-bit lane; then each lane's high
     // nibble (the left pixel) to its low byte and the low nibble to its high byte.
@@ -77,7 +78,9 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
 /// a run of cells: [`row_addr`] with the per-line parts precomputed.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CellRow {
-    shift: u32,
+    /// The pattern size in bytes (32, or 64 in interlace mode 2): a multiply, not a shift by
+    /// a variable count, which x86-64 without BMI2 can only do through CL.
+    size: usize,
     mask: usize,
     /// The row's byte offset in a pattern, indexed by the entry's vertical flip bit.
     offsets: [usize; 2],
@@ -99,13 +102,13 @@ const fn entry_attr_table() -> [u64; 16] {
 
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
-        let (shift, mask, last) = if interlace2 {
-            (6, 0x3FF, 15)
+        let (size, mask, last) = if interlace2 {
+            (64, 0x3FF, 15)
         } else {
-            (5, 0x7FF, 7)
+            (32, 0x7FF, 7)
         };
         CellRow {
-            shift,
+            size,
             mask,
             offsets: [(row as usize) << 2, ((last - row) as usize) << 2],
         }
@@ -115,40 +118,37 @@ impl CellRow {
     #[inline]
     pub fn draw(&self, vram: &Vram, entry: NameEntry, dst: &mut [u8]) {
         let top = (entry.0 >> 12) as usize;
-        let addr = ((entry.pattern() as usize & self.mask) << self.shift) | self.offsets[top & 1];
+        let addr = ((entry.pattern() as usize & self.mask) * self.size) | self.offsets[top & 1];
         draw_row(vram, addr, entry.hflip(), ENTRY_ATTR[top], dst);
     }
 }
 
-/// Pattern rows decoded by table: `ROW_BYTES[k][byte]` is byte `k` of a row (pixels `2k`,
-/// its high nibble, and `2k + 1`) as those two layer pixels in bytes `2k` and `2k + 1` of a
-/// little-endian `u64`. Four loads and three ORs a row, against a dozen shifts and masks
-/// for [`expand_row`]; 8 KiB.
-static ROW_BYTES: [[u64; 256]; 4] = row_bytes_table();
+/// Half pattern rows decoded by table: `ROW_HALVES[h]` is the half row whose first byte (pixels
+/// 0 and 1, high nibble first) is `h & 0xFF` and second byte (pixels 2 and 3) is `h >> 8`,
+/// as those four layer pixels in the bytes of a little-endian `u32`. Indexed by the two bytes
+/// as a little-endian word, two lookups decode a row: a long-word load, two lookups, a shift
+/// and an OR, against four byte loads, four lookups and three ORs with a byte table; 256 KiB.
+static ROW_HALVES: [u32; 1 << 16] = row_halves_table();
 
-const fn row_bytes_table() -> [[u64; 256]; 4] {
-    let mut t = [[0u64; 256]; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut b = 0;
-        while b < 256 {
-            t[k][b] = (((b >> 4) as u64) | (((b & 15) as u64) << 8)) << (16 * k);
-            b += 1;
-        }
-        k += 1;
+const fn row_halves_table() -> [u32; 1 << 16] {
+    let mut t = [0u32; 1 << 16];
+    let mut h = 0;
+    while h < 1 << 16 {
+        let (first, second) = ((h & 0xFF) as u32, (h >> 8) as u32);
+        t[h] = (first >> 4) | (first & 15) << 8 | (second >> 4) << 16 | (second & 15) << 24;
+        h += 1;
     }
     t
 }
 
 /// The 8 pixels of the pattern row at `addr` (its long word), pixel `i` (left to right
-/// without flip) in byte `i` of the little-endian result: [`expand_row`] by table.
+/// without flip) in byte `i` of the little-endian result, by table.
 #[inline]
 fn decode_row(vram: &Vram, addr: usize) -> u64 {
     let a = addr & 0xFFFC;
-    ROW_BYTES[0][vram[a] as usize]
-        | ROW_BYTES[1][vram[a | 1] as usize]
-        | ROW_BYTES[2][vram[a | 2] as usize]
-        | ROW_BYTES[3][vram[a | 3] as usize]
+    // One long-word load (`a` is at most $FFFC, so the slice is always in VRAM).
+    let bytes = u32::from_le_bytes(vram[a..a + 4].try_into().unwrap());
+    ROW_HALVES[bytes as usize & 0xFFFF] as u64 | (ROW_HALVES[(bytes >> 16) as usize] as u64) << 32
 }
 
 /// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
@@ -172,11 +172,10 @@ pub(super) fn draw_sprite_row(
     attr: u8,
     dst: &mut [u8],
 ) -> bool {
-    let bits = vram_long(vram, addr);
-    if bits == 0 {
+    let row = decode_row(vram, addr);
+    if row == 0 {
         return false;
     }
-    let row = expand_row(bits);
     let row = if hflip { row.swap_bytes() } else { row };
     let mut line = u64::from_le_bytes(dst[..8].try_into().unwrap());
     let opaque = opaque8(row);
@@ -262,11 +261,14 @@ mod row_tests {
 
     #[test]
     fn the_row_table_is_the_expansion() {
+        // Every value of each half of a row, beside a changing other half.
         let mut vram = Box::new([0u8; 0x1_0000]);
-        for b in 0..=u8::MAX {
-            for k in 0..4 {
-                vram[0x40..0x44].fill(0x5A ^ k as u8);
-                vram[0x40 + k] = b;
+        for h in 0..=u16::MAX {
+            for half in 0..2 {
+                let other = h.rotate_left(5) ^ 0xA5C3;
+                let (first, second) = if half == 0 { (h, other) } else { (other, h) };
+                vram[0x40..0x42].copy_from_slice(&first.to_be_bytes());
+                vram[0x42..0x44].copy_from_slice(&second.to_be_bytes());
                 let long = u32::from_be_bytes(vram[0x40..0x44].try_into().unwrap());
                 assert_eq!(super::decode_row(&vram, 0x40), super::expand_row(long));
             }
