@@ -154,11 +154,12 @@ fn indices8(a: u64, b: u64, s: u64) -> u64 {
     bg ^ ((s ^ bg) & lane_mask(pick_s))
 }
 
-/// Eight CRAM indices (one a byte, 6 bits each) as four 12-bit pair-table indices, one in
-/// each 16-bit lane: `i0 | i1 << 6` for the lane's two bytes.
+/// Eight CRAM indices (one a byte, 6 bits each, with the layer pixels' priority bit cleared)
+/// as four pair-table indices, one in each 16-bit lane: `i0 | i1 << 8` for the lane's two
+/// bytes (`palette::Palette` pairs are indexed by bytes).
 #[inline]
 fn pairs4(indices: u64) -> u64 {
-    (indices & 0x003F_003F_003F_003F) | ((indices >> 2) & 0x0FC0_0FC0_0FC0_0FC0)
+    indices & (0x3F * ONES)
 }
 
 /// Merges one line. The slices hold layer pixels for exactly the pixels of `out`; the
@@ -189,7 +190,7 @@ pub(super) fn compose(
     }
     // Eight pixels at a time: the priority rules as byte masks (`indices8`), then two pixels
     // per colour lookup.
-    let pairs: &[u32; 1 << 12] = palette.pairs().try_into().unwrap();
+    let pairs: &[u32; 1 << 14] = palette.pairs().try_into().unwrap();
     let word = |l: &[u8]| u64::from_le_bytes(l.try_into().unwrap());
     let chunks = out[..whole]
         .chunks_exact_mut(8)
@@ -199,7 +200,7 @@ pub(super) fn compose(
     for (((out, a), b), s) in chunks {
         let lanes = pairs4(indices8(word(a), word(b), word(s)));
         for (k, out) in out.chunks_exact_mut(2).enumerate() {
-            let two = pairs[(lanes >> (16 * k)) as usize & 0xFFF];
+            let two = pairs[(lanes >> (16 * k)) as usize & 0x3F3F];
             out[0] = two as Pixel;
             out[1] = (two >> 16) as Pixel;
         }

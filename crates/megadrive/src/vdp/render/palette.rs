@@ -9,8 +9,12 @@
 use super::colour;
 use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 
-/// Entries of [`Palette::pairs`]: two 6-bit CRAM indices.
-const PAIRS: usize = 1 << 12;
+/// Entries of [`Palette::pairs`]: two 6-bit CRAM indices, one in each byte of the index (the
+/// entries with bits 6-7 of either byte set are never used). Indexed by bytes, the merge
+/// takes two layer pixels' indices as they lie in its `u64` of eight (`compose`), without
+/// packing them to 12 bits first; the used entries are the same 4,096 as a packed table's,
+/// in runs of 64.
+const PAIRS: usize = 1 << 14;
 
 #[derive(Clone)]
 pub(super) struct Palette {
@@ -24,7 +28,7 @@ pub(super) struct Palette {
     /// Byte `index | code << 6` (code 0 normal, 1 shadow, 2 highlight; 3 unused) to the
     /// pixel at that intensity: what the shadow/highlight merge looks up.
     intensity: [Pixel; 256],
-    /// Two pixels at once: entry `i0 | i1 << 6` holds `single[i0]` in its low half and
+    /// Two pixels at once: entry `i0 | i1 << 8` holds `single[i0]` in its low half and
     /// `single[i1]` in its high half (`compose` writes a pair of pixels per lookup).
     pairs: Vec<u32>,
 }
@@ -101,9 +105,9 @@ impl Palette {
         self.intensity[i + 192] = pixel;
         let (low, high) = (pixel as u32, (pixel as u32) << 16);
         for j in 0..64 {
-            let row = &mut self.pairs[i | j << 6];
+            let row = &mut self.pairs[i | j << 8];
             *row = (*row & 0xFFFF_0000) | low;
-            let column = &mut self.pairs[j | i << 6];
+            let column = &mut self.pairs[j | i << 8];
             *column = (*column & 0xFFFF) | high;
         }
     }
@@ -116,7 +120,7 @@ impl Palette {
         &self.intensity
     }
 
-    /// The pair table, [`PAIRS`] entries (index it with a 12-bit value).
+    /// The pair table, [`PAIRS`] entries (index it with a 14-bit value: `i0 | i1 << 8`).
     pub fn pairs(&self) -> &[u32] {
         &self.pairs
     }
@@ -164,9 +168,10 @@ mod tests {
                 let code = [INTENSITY_NORMAL, INTENSITY_SHADOW, INTENSITY_HIGHLIGHT, 0][i >> 6];
                 assert_eq!(palette.intensity()[i], expect(i) | code, "step {step} {i}");
             }
-            for p in 0..PAIRS {
-                let want = expect(p & 63) as u32 | (expect(p >> 6) as u32) << 16;
-                assert_eq!(palette.pairs()[p], want, "step {step} pair {p:03x}");
+            for (i0, i1) in (0..64).flat_map(|i0| (0..64).map(move |i1| (i0, i1))) {
+                let want = expect(i0) as u32 | (expect(i1) as u32) << 16;
+                let p = i0 | i1 << 8;
+                assert_eq!(palette.pairs()[p], want, "step {step} pair {p:04x}");
             }
         }
     }
