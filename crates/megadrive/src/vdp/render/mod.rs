@@ -24,7 +24,7 @@
 //!
 //! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten;
 //! pattern rows decoded a row (4 bytes, 8 pixels) at a time through a table, one lookup per
-//! byte (two pixels); the layers merged eight pixels at a time as byte masks and coloured two
+//! half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
 //! pixels per lookup (`compose`, `palette`); the caches are rebuilt only when their memory
 //! changed (the sprite index in place, when the game rewrites its table: 373 times in the
 //! bench script's first 1,200 frames). docs/performance.md has the measurements.
