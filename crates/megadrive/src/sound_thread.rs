@@ -10,15 +10,20 @@
 //! stage ([`AudioOut`]), and replays the calls in order. The worker's chips so see exactly the
 //! calls the emulation thread's chips would see in the single-threaded path, in the same order
 //! and at the same clocks, and produce the same samples: only when the work is done changes.
-//! The worker mixes and resamples each batch as it comes ([`Ahead`]); a `take_audio` at clock
-//! `now` ships what is left and waits for the worker to catch up to `now`, so the caller gets
-//! the same samples at the same call, whatever the threads' timing.
+//! The worker mixes and resamples each batch as it comes ([`Ahead`]). A `take_audio` at
+//! clock `now` does not wait for the worker: it replays whatever batches the worker has not
+//! started yet and the calls not shipped itself, catches up to `now` and resamples, on the
+//! emulation thread (the batches are replayed in order by whichever thread holds the
+//! synthesis side), so the caller gets the same samples at the same call, whatever the
+//! threads' timing, and waits at most for the one batch the worker is replaying (longer
+//! only if the worker loses its core in the middle of one). A worker that is late or not
+//! scheduled at all (a busy machine) so costs the emulation thread the work it would have
+//! done on one thread, not a wait for a wake-up.
 //!
-//! The threads hand over through channels: a shipment per 64 lines (4 a frame) and a round
-//! trip per take; each side polls its channel briefly before it sleeps ([`SPIN`]), so running
-//! flat out neither pays a wake-up per hand-over. Where both cores are busy the scheduler may run the worker on
-//! the emulation thread's core, and the hand-overs are then pure cost (about 0.1 s of system
-//! time over 3,600 frames of Sonic 2); `Machine::set_sound_thread(false)` avoids them.
+//! A shipment is a lock, a push onto a queue and an unpark (a wake-up when the worker sleeps,
+//! which it does as soon as the queue is empty). Emptied batches go back to the emulation thread's logs, so logging
+//! allocates nothing in the long run. `Machine::set_sound_thread(false)` keeps everything on
+//! one thread.
 //!
 //! Anything that reads or replaces the synthesis state first brings it up to date: a save
 //! state serialises the worker's chips with the calls not yet shipped applied to a copy
@@ -26,10 +31,10 @@
 //! state; loading a state gives the worker the loaded chips; turning the thread or sound off
 //! moves the worker's chips back into the machine, as they would have been there.
 
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvError, Sender, TryRecvError, channel};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{JoinHandle, Thread};
 
 use crate::audio::AudioOut;
 use crate::psg::Psg;
@@ -116,85 +121,105 @@ impl Synth {
     }
 }
 
-/// What the emulation thread asks of the worker.
-enum Job {
-    Replay(Vec<YmCall>, Vec<PsgCall>),
-    /// Catch up to the clock, mix and resample into the buffer and send it back.
-    Take(u64, Vec<i16>),
-    /// Send back a copy of the synthesis side, with these calls applied to the copy only.
-    Snapshot(Vec<YmCall>, Vec<PsgCall>),
+/// One shipment: the calls logged on both chips since the last one.
+#[derive(Default)]
+struct Batch {
+    ym: Vec<YmCall>,
+    psg: Vec<PsgCall>,
 }
 
-enum Reply {
-    Samples(Vec<i16>),
-    Snapshot(Box<Synth>),
+/// The shipments not replayed yet, in order, and emptied ones for reuse.
+#[derive(Default)]
+struct Queue {
+    batches: VecDeque<Batch>,
+    free: Vec<Batch>,
+}
+
+/// What both threads share. Whoever replays holds `ahead` while it pops a batch and replays
+/// it, so the batches are replayed in the order they were shipped, by the worker or by the
+/// emulation thread, whichever gets there first; the samples are the same either way.
+struct Shared {
+    ahead: Mutex<Ahead>,
+    queue: Mutex<Queue>,
+    /// Batches in `queue` (read without its lock by the worker's poll).
+    pending: AtomicUsize,
+    stop: AtomicBool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    /// Replays the oldest batch not replayed yet into `ahead`; false when there is none.
+    fn replay_next(&self, ahead: &mut Ahead) -> bool {
+        let Some(mut batch) = lock(&self.queue).batches.pop_front() else {
+            return false;
+        };
+        self.pending.fetch_sub(1, Ordering::Relaxed);
+        ahead.synth.replay(&batch.ym, &batch.psg);
+        ahead.mix();
+        batch.ym.clear();
+        batch.psg.clear();
+        lock(&self.queue).free.push(batch);
+        true
+    }
+
+    /// `ahead` with every batch shipped so far replayed.
+    fn caught_up(&self) -> MutexGuard<'_, Ahead> {
+        let mut ahead = lock(&self.ahead);
+        while self.replay_next(&mut ahead) {}
+        ahead
+    }
 }
 
 /// A running worker.
 struct Worker {
-    jobs: Option<Sender<Job>>,
-    /// In a mutex so that a machine can be shared between threads (`Sync`); only the
-    /// machine's owner ever waits on it.
-    replies: Mutex<Receiver<Reply>>,
+    shared: Arc<Shared>,
+    thread: Thread,
     handle: Option<JoinHandle<()>>,
 }
 
 impl Worker {
     fn start(synth: Box<Synth>) -> Worker {
-        let (jobs, job_rx) = channel::<Job>();
-        let (reply_tx, replies) = channel::<Reply>();
+        let shared = Arc::new(Shared {
+            ahead: Mutex::new(Ahead::new(synth)),
+            queue: Mutex::new(Queue::default()),
+            pending: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let theirs = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
             .name("sound".into())
-            .spawn(move || serve(synth, job_rx, reply_tx))
+            .spawn(move || serve(&theirs))
             .expect("cannot start the sound thread");
         Worker {
-            jobs: Some(jobs),
-            replies: Mutex::new(replies),
+            shared,
+            thread: handle.thread().clone(),
             handle: Some(handle),
         }
     }
 
-    fn send(&self, job: Job) {
-        let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
-        assert!(sent, "the sound thread stopped");
-    }
-
-    fn reply(&self) -> Reply {
-        let replies = self.replies.lock().unwrap_or_else(|e| e.into_inner());
-        recv_spinning(&replies).expect("the sound thread stopped")
-    }
-}
-
-/// How long a side polls its channel before it sleeps on it. A sleeping thread costs a wake-up
-/// on the next hand-over, and on a virtual machine that is tens of microseconds: about the
-/// whole time a frame's take waits for (measured: `s2lab bench --mode full`, 3,600 frames of
-/// Sonic 2 on this project's 2-core VM, 1.34-1.43 s with blocking receives, 1.23-1.34 s
-/// polling first; `video` takes 1.06-1.09 s). Shipments come every 64
-/// lines, a tenth of a millisecond apart when the emulator runs flat out, so there the worker
-/// never sleeps; in real time (4 ms apart) it polls for a twentieth of that.
-const SPIN: Duration = Duration::from_micros(200);
-
-/// `rx.recv()`, polling for [`SPIN`] before sleeping.
-fn recv_spinning<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
-    let start = Instant::now();
-    loop {
-        for _ in 0..64 {
-            match rx.try_recv() {
-                Ok(v) => return Ok(v),
-                Err(TryRecvError::Disconnected) => return Err(RecvError),
-                Err(TryRecvError::Empty) => std::hint::spin_loop(),
-            }
+    /// Queues the logged calls for the worker, leaving the logs empty (with the capacity of
+    /// a batch already replayed, so logging allocates nothing in the long run).
+    fn ship(&self, ym: &mut Vec<YmCall>, psg: &mut Vec<PsgCall>) {
+        {
+            let mut queue = lock(&self.shared.queue);
+            let mut batch = queue.free.pop().unwrap_or_default();
+            std::mem::swap(&mut batch.ym, ym);
+            std::mem::swap(&mut batch.psg, psg);
+            queue.batches.push_back(batch);
         }
-        if start.elapsed() >= SPIN {
-            return rx.recv();
-        }
+        self.shared.pending.fetch_add(1, Ordering::Release);
+        // A no-op but for an atomic swap unless the worker sleeps.
+        self.thread.unpark();
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // Closing the job channel ends the thread's loop.
-        self.jobs = None;
+        self.shared.stop.store(true, Ordering::Release);
+        self.thread.unpark();
         if let Some(handle) = self.handle.take() {
             let _ = handle.join();
         }
@@ -236,16 +261,16 @@ impl Ahead {
         });
     }
 
-    /// Catches up to `now`, and hands over what was resampled since the last take.
-    fn take(&mut self, now: u64, buf: &mut Vec<i16>) {
+    /// Catches up to `now`, and appends to `out` what was resampled since the last take.
+    fn take(&mut self, now: u64, out: &mut Vec<i16>) {
         self.synth.ym.sync(now);
         self.synth.psg.sync(now);
         self.mix();
-        std::mem::swap(buf, &mut self.produced);
+        out.extend_from_slice(&self.produced);
         self.produced.clear();
         self.ym_mixed.clear();
         self.psg_mixed.clear();
-        self.at_take = self.synth.out.clone();
+        self.at_take.clone_from(&self.synth.out);
     }
 
     /// The synthesis side as one thread would hold it now.
@@ -258,29 +283,23 @@ impl Ahead {
     }
 }
 
-/// The worker's loop: jobs in order until the emulation side goes away.
-fn serve(synth: Box<Synth>, jobs: Receiver<Job>, replies: Sender<Reply>) {
-    let mut ahead = Ahead::new(synth);
-    while let Ok(job) = recv_spinning(&jobs) {
-        let reply = match job {
-            Job::Replay(ym, psg) => {
-                ahead.synth.replay(&ym, &psg);
-                ahead.mix();
-                continue;
-            }
-            Job::Take(now, mut buf) => {
-                ahead.take(now, &mut buf);
-                Reply::Samples(buf)
-            }
-            Job::Snapshot(ym, psg) => {
-                let mut copy = ahead.snapshot();
-                copy.replay(&ym, &psg);
-                Reply::Snapshot(copy)
-            }
-        };
-        if replies.send(reply).is_err() {
+/// The worker's loop: replays the batches as they come until the emulation side goes away.
+fn serve(shared: &Shared) {
+    loop {
+        if shared.pending.load(Ordering::Acquire) > 0 {
+            let mut ahead = lock(&shared.ahead);
+            shared.replay_next(&mut ahead);
+            continue;
+        }
+        if shared.stop.load(Ordering::Acquire) {
             return;
         }
+        // Sleeps rather than polls: a polling worker takes a core from a busy machine's
+        // other work, the emulation thread's included (bench --mode full, 3,600 frames,
+        // load average 5-6 on the 2-core VM: 5.2-5.5 s polling for 200 us, 3.7 s for
+        // 50 us, 2.8 s sleeping at once), and no take waits for its wake-up any more.
+        // A shipment between the check and the park leaves the token: no lost wake-up.
+        std::thread::park();
     }
 }
 
@@ -303,8 +322,6 @@ pub struct SoundThread {
     /// synthesise as they are called, on the caller's thread.
     pub(crate) allowed: bool,
     link: Link,
-    /// The last sample buffer, back from the worker for reuse.
-    spare: Vec<i16>,
 }
 
 impl Default for SoundThread {
@@ -312,7 +329,6 @@ impl Default for SoundThread {
         SoundThread {
             allowed: true,
             link: Link::Off,
-            spare: Vec::new(),
         }
     }
 }
@@ -338,18 +354,11 @@ impl Clone for SoundThread {
         let link = match &self.link {
             Link::Off => Link::Off,
             Link::Idle(synth) => Link::Idle(synth.clone()),
-            Link::Running(w) => {
-                w.send(Job::Snapshot(Vec::new(), Vec::new()));
-                match w.reply() {
-                    Reply::Snapshot(synth) => Link::Idle(synth),
-                    Reply::Samples(_) => unreachable!("the sound thread answers in order"),
-                }
-            }
+            Link::Running(w) => Link::Idle(w.shared.caught_up().snapshot()),
         };
         SoundThread {
             allowed: self.allowed,
             link,
-            spare: Vec::new(),
         }
     }
 }
@@ -383,11 +392,9 @@ impl SoundThread {
                 Some(copy)
             }
             Link::Running(w) => {
-                w.send(Job::Snapshot(ym.to_vec(), psg.to_vec()));
-                match w.reply() {
-                    Reply::Snapshot(synth) => Some(synth),
-                    Reply::Samples(_) => unreachable!("the sound thread answers in order"),
-                }
+                let mut copy = w.shared.caught_up().snapshot();
+                copy.replay(ym, psg);
+                Some(copy)
             }
         }
     }
@@ -400,11 +407,9 @@ impl SoundThread {
                 Some(synth)
             }
             Link::Running(w) => {
-                w.send(Job::Snapshot(ym, psg));
-                match w.reply() {
-                    Reply::Snapshot(synth) => Some(synth),
-                    Reply::Samples(_) => unreachable!("the sound thread answers in order"),
-                }
+                let mut copy = w.shared.caught_up().snapshot();
+                copy.replay(&ym, &psg);
+                Some(copy)
             }
         }
     }
@@ -422,15 +427,11 @@ impl SoundThread {
     /// Ships the calls logged so far (the scheduler does every 64 lines, right after both
     /// chips' catch-up, so the worker can mix and resample all they make).
     pub(crate) fn ship(&mut self, ym: &mut CallLog<YmCall>, psg: &mut CallLog<PsgCall>) {
-        let (y, p) = (
-            std::mem::take(&mut ym.calls),
-            std::mem::take(&mut psg.calls),
-        );
-        self.worker().send(Job::Replay(y, p));
+        self.worker().ship(&mut ym.calls, &mut psg.calls);
     }
 
-    /// Ships what is left, has the worker catch up to `now` and resample, and appends the
-    /// samples to `out`.
+    /// Replays on this thread what the worker has not started yet and the calls not shipped,
+    /// catches up to `now`, resamples, and appends the samples to `out`.
     pub(crate) fn take(
         &mut self,
         now: u64,
@@ -438,17 +439,13 @@ impl SoundThread {
         psg: &mut CallLog<PsgCall>,
         out: &mut Vec<i16>,
     ) {
-        self.ship(ym, psg);
-        let buf = std::mem::take(&mut self.spare);
         let w = self.worker();
-        w.send(Job::Take(now, buf));
-        match w.reply() {
-            Reply::Samples(buf) => {
-                out.extend_from_slice(&buf);
-                self.spare = buf;
-            }
-            Reply::Snapshot(_) => unreachable!("the sound thread answers in order"),
-        }
+        let mut ahead = w.shared.caught_up();
+        ahead.synth.replay(&ym.calls, &psg.calls);
+        ym.calls.clear();
+        psg.calls.clear();
+        ahead.mix();
+        ahead.take(now, out);
     }
 
     /// The running worker, started on first use.
