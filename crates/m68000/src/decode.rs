@@ -273,10 +273,14 @@ fn move_op(line: u16, mode: u16) -> Op {
 fn decode_line4(op: u16) -> Op {
     let size = (op >> 6) & 3;
     if op & 0x1C0 == 0x1C0 {
-        return if ea_in(op, CONTROL) {
-            Op::Lea
-        } else {
-            Op::Illegal
+        if !ea_in(op, CONTROL) {
+            return Op::Illegal;
+        }
+        return match (op >> 3) & 7 {
+            2 => Op::Lea2,
+            5 => Op::Lea5,
+            6 => Op::Lea6,
+            _ => Op::Lea7,
         };
     }
     if op & 0x1C0 == 0x180 {
@@ -434,7 +438,8 @@ mod tests {
     fn classes() {
         assert_eq!(decode(0x4E71), Op::Nop);
         assert_eq!(decode(0x4AFC), Op::Illegal);
-        assert_eq!(decode(0x41D0), Op::Lea);
+        assert_eq!(decode(0x41D0), Op::Lea2);
+        assert_eq!(decode(0x41FA), Op::Lea7);
         assert_eq!(decode(0x41C0), Op::Illegal);
         assert_eq!(decode(0x3040), Op::Movea);
         assert_eq!(decode(0x1040), Op::Illegal);

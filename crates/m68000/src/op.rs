@@ -52,7 +52,11 @@ pub enum Op {
     Negx,
     MoveFromSr,
     Chk,
-    Lea,
+    /// LEA by addressing mode (2, 5, 6 or 7), so the address calculation is specialised.
+    Lea2,
+    Lea5,
+    Lea6,
+    Lea7,
     Clr,
     Neg,
     MoveToCcr,

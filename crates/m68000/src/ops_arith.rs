@@ -15,8 +15,9 @@ fn reg_or_imm(mode: usize, reg: usize) -> bool {
 }
 
 impl Cpu {
-    /// `kind`: 0 OR, 1 AND, 2 SUB, 3 ADD, 4 EOR.
-    #[inline]
+    /// `kind`: 0 OR, 1 AND, 2 SUB, 3 ADD, 4 EOR. Always inline: the hot callers pass `kind`
+    /// as a constant, so the match folds away.
+    #[inline(always)]
     fn alu(&mut self, kind: u8, size: u8, src: u32, dst: u32) -> u32 {
         match kind {
             0 => {
@@ -51,7 +52,9 @@ impl Cpu {
     }
 
     /// OR/AND/SUB/ADD <ea>,Dn.
-    pub(crate) fn arith_to_reg<const SIZE: u8, B: Bus>(
+    /// One copy per size and operation `KIND` (as for [`Cpu::alu`]; the decode table tells
+    /// them apart).
+    pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
@@ -61,7 +64,7 @@ impl Cpu {
         let reg = (op & 7) as usize;
         let src = self.read_ea(bus, mode, reg, size)?;
         let dn = ((op >> 9) & 7) as usize;
-        let r = self.alu(Self::line_kind(op), size, src, self.regs[dn]);
+        let r = self.alu(KIND, size, src, self.regs[dn]);
         self.set_d(dn, size, r);
         self.prefetch(bus)?;
         if size == 4 {
@@ -254,17 +257,16 @@ impl Cpu {
         self.prefetch(bus)
     }
 
-    /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>.
-    pub(crate) fn arith_imm<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>, one copy per size and operation `KIND` (as for
+    /// [`Cpu::alu`]).
+    pub(crate) fn arith_imm<const SIZE: u8, const KIND: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
-        let kind = match (op >> 9) & 7 {
-            0 => 0,
-            1 => 1,
-            2 => 2,
-            3 => 3,
-            _ => 4,
-        };
+        let kind = KIND;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         if mode == 0 {
@@ -299,13 +301,18 @@ impl Cpu {
         Ok(())
     }
 
-    pub(crate) fn addq_subq<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// One copy per size and for ADDQ and SUBQ.
+    pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
         let q = match (op >> 9) & 7 {
             0 => 8,
             n => n as u32,
         };
-        let sub = op & 0x100 != 0;
+        let sub = SUB;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         match mode {
