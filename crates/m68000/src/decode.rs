@@ -116,7 +116,14 @@ fn decode(op: u16) -> Op {
             if !ea_in(op, class) {
                 return Op::Illegal;
             }
-            if op & 0x100 != 0 { Op::Subq } else { Op::Addq }
+            match (op & 0x100 != 0, (op >> 3) & 7) {
+                (false, 0) => Op::AddqDn,
+                (false, 1) => Op::AddqAn,
+                (false, _) => Op::AddqMem,
+                (true, 0) => Op::SubqDn,
+                (true, 1) => Op::SubqAn,
+                (true, _) => Op::SubqMem,
+            }
         }
         0x6 => match (op >> 8) & 15 {
             0 => Op::Bra,
@@ -443,5 +450,9 @@ mod tests {
         assert_eq!(decode(0x41C0), Op::Illegal);
         assert_eq!(decode(0x3040), Op::Movea);
         assert_eq!(decode(0x1040), Op::Illegal);
+        assert_eq!(decode(0x5248), Op::AddqAn);
+        assert_eq!(decode(0x5308), Op::Illegal);
+        assert_eq!(decode(0x5380), Op::SubqDn);
+        assert_eq!(decode(0x5290), Op::AddqMem);
     }
 }

@@ -17,13 +17,13 @@ macro_rules! sized {
 }
 
 /// As `sized!`, also monomorphic in the operation `$k` (the ALU's 0 OR, 1 AND, 2 SUB, 3 ADD,
-/// 4 EOR; ADDQ or SUBQ).
+/// 4 EOR; ADDQ or SUBQ and where to).
 macro_rules! sized_kind {
-    ($cpu:ident . $f:ident :: <$k:tt> ($bus:ident, $op:ident)) => {
+    ($cpu:ident . $f:ident :: <$($k:tt),*> ($bus:ident, $op:ident)) => {
         match ($op >> 6) & 3 {
-            0 => $cpu.$f::<1, $k, B>($bus, $op),
-            1 => $cpu.$f::<2, $k, B>($bus, $op),
-            _ => $cpu.$f::<4, $k, B>($bus, $op),
+            0 => $cpu.$f::<1, $($k,)* B>($bus, $op),
+            1 => $cpu.$f::<2, $($k,)* B>($bus, $op),
+            _ => $cpu.$f::<4, $($k,)* B>($bus, $op),
         }
     };
 }
@@ -101,8 +101,12 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Rtr => cpu.rtr(bus),
         Op::Jsr => cpu.jsr(bus, op),
         Op::Jmp => cpu.jmp(bus, op),
-        Op::Addq => sized_kind!(cpu.addq_subq::<false>(bus, op)),
-        Op::Subq => sized_kind!(cpu.addq_subq::<true>(bus, op)),
+        Op::AddqDn => sized_kind!(cpu.addq_subq::<false, 0>(bus, op)),
+        Op::AddqAn => sized_kind!(cpu.addq_subq::<false, 1>(bus, op)),
+        Op::AddqMem => sized_kind!(cpu.addq_subq::<false, 2>(bus, op)),
+        Op::SubqDn => sized_kind!(cpu.addq_subq::<true, 0>(bus, op)),
+        Op::SubqAn => sized_kind!(cpu.addq_subq::<true, 1>(bus, op)),
+        Op::SubqMem => sized_kind!(cpu.addq_subq::<true, 2>(bus, op)),
         Op::Scc => cpu.scc(bus, op),
         Op::Dbcc => cpu.dbcc(bus, op),
         Op::Bra | Op::Bcc => cpu.bcc(bus, op),

@@ -301,8 +301,9 @@ impl Cpu {
         Ok(())
     }
 
-    /// One copy per size and for ADDQ and SUBQ.
-    pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, B: Bus>(
+    /// One copy per size, for ADDQ and SUBQ, and per destination `TO` (0 Dn, 1 An, 2 memory):
+    /// the decode table tells them apart, so the register forms are a few instructions.
+    pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, const TO: u8, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
@@ -315,7 +316,7 @@ impl Cpu {
         let sub = SUB;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
-        match mode {
+        match TO {
             1 => {
                 // Address registers: always the whole register, no flags.
                 let a = &mut self.regs[8 + reg];
