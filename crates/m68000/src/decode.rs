@@ -162,7 +162,12 @@ fn decode(op: u16) -> Op {
                 if !ea_in(op, DATA) {
                     return Op::Illegal;
                 }
-                if or { Op::Or } else { Op::And }
+                match (or, op & 0x38 == 0) {
+                    (true, true) => Op::OrDn,
+                    (true, false) => Op::Or,
+                    (false, true) => Op::AndDn,
+                    (false, false) => Op::And,
+                }
             } else {
                 if !ea_in(op, MEM_ALT) {
                     return Op::Illegal;
@@ -186,7 +191,12 @@ fn decode(op: u16) -> Op {
                 if !ea_in(op, class) {
                     return Op::Illegal;
                 }
-                if sub { Op::Sub } else { Op::Add }
+                match (sub, op & 0x38 == 0) {
+                    (true, true) => Op::SubDn,
+                    (true, false) => Op::Sub,
+                    (false, true) => Op::AddDn,
+                    (false, false) => Op::Add,
+                }
             } else {
                 if !ea_in(op, MEM_ALT) {
                     return Op::Illegal;
@@ -454,5 +464,8 @@ mod tests {
         assert_eq!(decode(0x5308), Op::Illegal);
         assert_eq!(decode(0x5380), Op::SubqDn);
         assert_eq!(decode(0x5290), Op::AddqMem);
+        assert_eq!(decode(0xD041), Op::AddDn);
+        assert_eq!(decode(0xD050), Op::Add);
+        assert_eq!(decode(0x8041), Op::OrDn);
     }
 }

@@ -114,10 +114,14 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Divu => cpu.divu(bus, op),
         Op::Divs => cpu.divs(bus, op),
         Op::Sbcd | Op::Abcd => cpu.bcd_op(bus, op),
-        Op::Or => sized_kind!(cpu.arith_to_reg::<0>(bus, op)),
-        Op::And => sized_kind!(cpu.arith_to_reg::<1>(bus, op)),
-        Op::Sub => sized_kind!(cpu.arith_to_reg::<2>(bus, op)),
-        Op::Add => sized_kind!(cpu.arith_to_reg::<3>(bus, op)),
+        Op::Or => sized_kind!(cpu.arith_to_reg::<0, false>(bus, op)),
+        Op::And => sized_kind!(cpu.arith_to_reg::<1, false>(bus, op)),
+        Op::Sub => sized_kind!(cpu.arith_to_reg::<2, false>(bus, op)),
+        Op::Add => sized_kind!(cpu.arith_to_reg::<3, false>(bus, op)),
+        Op::OrDn => sized_kind!(cpu.arith_to_reg::<0, true>(bus, op)),
+        Op::AndDn => sized_kind!(cpu.arith_to_reg::<1, true>(bus, op)),
+        Op::SubDn => sized_kind!(cpu.arith_to_reg::<2, true>(bus, op)),
+        Op::AddDn => sized_kind!(cpu.arith_to_reg::<3, true>(bus, op)),
         Op::Cmp => sized!(cpu.cmp(bus, op)),
         Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => {
             sized!(cpu.arith_to_ea(bus, op))

@@ -52,15 +52,15 @@ impl Cpu {
     }
 
     /// OR/AND/SUB/ADD <ea>,Dn.
-    /// One copy per size and operation `KIND` (as for [`Cpu::alu`]; the decode table tells
-    /// them apart).
-    pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, B: Bus>(
+    /// One copy per size and operation `KIND` (as for [`Cpu::alu`]) and for a data-register
+    /// source (`FROM_DN`, mode 0) or any other: the decode table tells them apart.
+    pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, const FROM_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
     ) -> Result<()> {
         let size = SIZE;
-        let mode = ((op >> 3) & 7) as usize;
+        let mode = if FROM_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;
         let src = self.read_ea(bus, mode, reg, size)?;
         let dn = ((op >> 9) & 7) as usize;
