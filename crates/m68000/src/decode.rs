@@ -116,7 +116,14 @@ fn decode(op: u16) -> Op {
             if !ea_in(op, class) {
                 return Op::Illegal;
             }
-            if op & 0x100 != 0 { Op::Subq } else { Op::Addq }
+            match (op & 0x100 != 0, (op >> 3) & 7) {
+                (false, 0) => Op::AddqDn,
+                (false, 1) => Op::AddqAn,
+                (false, _) => Op::AddqMem,
+                (true, 0) => Op::SubqDn,
+                (true, 1) => Op::SubqAn,
+                (true, _) => Op::SubqMem,
+            }
         }
         0x6 => match (op >> 8) & 15 {
             0 => Op::Bra,
@@ -155,7 +162,12 @@ fn decode(op: u16) -> Op {
                 if !ea_in(op, DATA) {
                     return Op::Illegal;
                 }
-                if or { Op::Or } else { Op::And }
+                match (or, op & 0x38 == 0) {
+                    (true, true) => Op::OrDn,
+                    (true, false) => Op::Or,
+                    (false, true) => Op::AndDn,
+                    (false, false) => Op::And,
+                }
             } else {
                 if !ea_in(op, MEM_ALT) {
                     return Op::Illegal;
@@ -179,7 +191,12 @@ fn decode(op: u16) -> Op {
                 if !ea_in(op, class) {
                     return Op::Illegal;
                 }
-                if sub { Op::Sub } else { Op::Add }
+                match (sub, op & 0x38 == 0) {
+                    (true, true) => Op::SubDn,
+                    (true, false) => Op::Sub,
+                    (false, true) => Op::AddDn,
+                    (false, false) => Op::Add,
+                }
             } else {
                 if !ea_in(op, MEM_ALT) {
                     return Op::Illegal;
@@ -273,10 +290,14 @@ fn move_op(line: u16, mode: u16) -> Op {
 fn decode_line4(op: u16) -> Op {
     let size = (op >> 6) & 3;
     if op & 0x1C0 == 0x1C0 {
-        return if ea_in(op, CONTROL) {
-            Op::Lea
-        } else {
-            Op::Illegal
+        if !ea_in(op, CONTROL) {
+            return Op::Illegal;
+        }
+        return match (op >> 3) & 7 {
+            2 => Op::Lea2,
+            5 => Op::Lea5,
+            6 => Op::Lea6,
+            _ => Op::Lea7,
         };
     }
     if op & 0x1C0 == 0x180 {
@@ -434,9 +455,17 @@ mod tests {
     fn classes() {
         assert_eq!(decode(0x4E71), Op::Nop);
         assert_eq!(decode(0x4AFC), Op::Illegal);
-        assert_eq!(decode(0x41D0), Op::Lea);
+        assert_eq!(decode(0x41D0), Op::Lea2);
+        assert_eq!(decode(0x41FA), Op::Lea7);
         assert_eq!(decode(0x41C0), Op::Illegal);
         assert_eq!(decode(0x3040), Op::Movea);
         assert_eq!(decode(0x1040), Op::Illegal);
+        assert_eq!(decode(0x5248), Op::AddqAn);
+        assert_eq!(decode(0x5308), Op::Illegal);
+        assert_eq!(decode(0x5380), Op::SubqDn);
+        assert_eq!(decode(0x5290), Op::AddqMem);
+        assert_eq!(decode(0xD041), Op::AddDn);
+        assert_eq!(decode(0xD050), Op::Add);
+        assert_eq!(decode(0x8041), Op::OrDn);
     }
 }

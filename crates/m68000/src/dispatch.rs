@@ -16,6 +16,18 @@ macro_rules! sized {
     };
 }
 
+/// As `sized!`, also monomorphic in the operation `$k` (the ALU's 0 OR, 1 AND, 2 SUB, 3 ADD,
+/// 4 EOR; ADDQ or SUBQ and where to).
+macro_rules! sized_kind {
+    ($cpu:ident . $f:ident :: <$($k:tt),*> ($bus:ident, $op:ident)) => {
+        match ($op >> 6) & 3 {
+            0 => $cpu.$f::<1, $($k,)* B>($bus, $op),
+            1 => $cpu.$f::<2, $($k,)* B>($bus, $op),
+            _ => $cpu.$f::<4, $($k,)* B>($bus, $op),
+        }
+    };
+}
+
 #[inline(always)]
 pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()> {
     match cpu.table[op as usize] {
@@ -24,7 +36,11 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::LineF => cpu.illegal(bus, 11),
         Op::OriCcr | Op::AndiCcr | Op::EoriCcr => cpu.logic_to_ccr(bus, op),
         Op::OriSr | Op::AndiSr | Op::EoriSr => cpu.logic_to_sr(bus, op),
-        Op::Ori | Op::Andi | Op::Subi | Op::Addi | Op::Eori => sized!(cpu.arith_imm(bus, op)),
+        Op::Ori => sized_kind!(cpu.arith_imm::<0>(bus, op)),
+        Op::Andi => sized_kind!(cpu.arith_imm::<1>(bus, op)),
+        Op::Subi => sized_kind!(cpu.arith_imm::<2>(bus, op)),
+        Op::Addi => sized_kind!(cpu.arith_imm::<3>(bus, op)),
+        Op::Eori => sized_kind!(cpu.arith_imm::<4>(bus, op)),
         Op::Cmpi => sized!(cpu.cmpi(bus, op)),
         Op::BitDyn => cpu.bit_op(bus, op, false),
         Op::BitImm => cpu.bit_op(bus, op, true),
@@ -58,7 +74,10 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Negx | Op::Neg | Op::Not | Op::Clr => sized!(cpu.unary(bus, op)),
         Op::MoveFromSr => cpu.move_from_sr(bus, op),
         Op::Chk => cpu.chk(bus, op),
-        Op::Lea => cpu.lea(bus, op),
+        Op::Lea2 => cpu.lea::<2, B>(bus, op),
+        Op::Lea5 => cpu.lea::<5, B>(bus, op),
+        Op::Lea6 => cpu.lea::<6, B>(bus, op),
+        Op::Lea7 => cpu.lea::<7, B>(bus, op),
         Op::MoveToCcr => cpu.move_to_ccr(bus, op),
         Op::MoveToSr => cpu.move_to_sr(bus, op),
         Op::Nbcd => cpu.nbcd(bus, op),
@@ -82,7 +101,12 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Rtr => cpu.rtr(bus),
         Op::Jsr => cpu.jsr(bus, op),
         Op::Jmp => cpu.jmp(bus, op),
-        Op::Addq | Op::Subq => sized!(cpu.addq_subq(bus, op)),
+        Op::AddqDn => sized_kind!(cpu.addq_subq::<false, 0>(bus, op)),
+        Op::AddqAn => sized_kind!(cpu.addq_subq::<false, 1>(bus, op)),
+        Op::AddqMem => sized_kind!(cpu.addq_subq::<false, 2>(bus, op)),
+        Op::SubqDn => sized_kind!(cpu.addq_subq::<true, 0>(bus, op)),
+        Op::SubqAn => sized_kind!(cpu.addq_subq::<true, 1>(bus, op)),
+        Op::SubqMem => sized_kind!(cpu.addq_subq::<true, 2>(bus, op)),
         Op::Scc => cpu.scc(bus, op),
         Op::Dbcc => cpu.dbcc(bus, op),
         Op::Bra | Op::Bcc => cpu.bcc(bus, op),
@@ -90,7 +114,14 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Divu => cpu.divu(bus, op),
         Op::Divs => cpu.divs(bus, op),
         Op::Sbcd | Op::Abcd => cpu.bcd_op(bus, op),
-        Op::Or | Op::And | Op::Sub | Op::Add => sized!(cpu.arith_to_reg(bus, op)),
+        Op::Or => sized_kind!(cpu.arith_to_reg::<0, false>(bus, op)),
+        Op::And => sized_kind!(cpu.arith_to_reg::<1, false>(bus, op)),
+        Op::Sub => sized_kind!(cpu.arith_to_reg::<2, false>(bus, op)),
+        Op::Add => sized_kind!(cpu.arith_to_reg::<3, false>(bus, op)),
+        Op::OrDn => sized_kind!(cpu.arith_to_reg::<0, true>(bus, op)),
+        Op::AndDn => sized_kind!(cpu.arith_to_reg::<1, true>(bus, op)),
+        Op::SubDn => sized_kind!(cpu.arith_to_reg::<2, true>(bus, op)),
+        Op::AddDn => sized_kind!(cpu.arith_to_reg::<3, true>(bus, op)),
         Op::Cmp => sized!(cpu.cmp(bus, op)),
         Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => {
             sized!(cpu.arith_to_ea(bus, op))

@@ -15,8 +15,9 @@ fn reg_or_imm(mode: usize, reg: usize) -> bool {
 }
 
 impl Cpu {
-    /// `kind`: 0 OR, 1 AND, 2 SUB, 3 ADD, 4 EOR.
-    #[inline]
+    /// `kind`: 0 OR, 1 AND, 2 SUB, 3 ADD, 4 EOR. Always inline: the hot callers pass `kind`
+    /// as a constant, so the match folds away.
+    #[inline(always)]
     fn alu(&mut self, kind: u8, size: u8, src: u32, dst: u32) -> u32 {
         match kind {
             0 => {
@@ -51,17 +52,19 @@ impl Cpu {
     }
 
     /// OR/AND/SUB/ADD <ea>,Dn.
-    pub(crate) fn arith_to_reg<const SIZE: u8, B: Bus>(
+    /// One copy per size and operation `KIND` (as for [`Cpu::alu`]) and for a data-register
+    /// source (`FROM_DN`, mode 0) or any other: the decode table tells them apart.
+    pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, const FROM_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
     ) -> Result<()> {
         let size = SIZE;
-        let mode = ((op >> 3) & 7) as usize;
+        let mode = if FROM_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;
         let src = self.read_ea(bus, mode, reg, size)?;
         let dn = ((op >> 9) & 7) as usize;
-        let r = self.alu(Self::line_kind(op), size, src, self.regs[dn]);
+        let r = self.alu(KIND, size, src, self.regs[dn]);
         self.set_d(dn, size, r);
         self.prefetch(bus)?;
         if size == 4 {
@@ -254,17 +257,16 @@ impl Cpu {
         self.prefetch(bus)
     }
 
-    /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>.
-    pub(crate) fn arith_imm<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>, one copy per size and operation `KIND` (as for
+    /// [`Cpu::alu`]).
+    pub(crate) fn arith_imm<const SIZE: u8, const KIND: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
-        let kind = match (op >> 9) & 7 {
-            0 => 0,
-            1 => 1,
-            2 => 2,
-            3 => 3,
-            _ => 4,
-        };
+        let kind = KIND;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
         if mode == 0 {
@@ -299,16 +301,22 @@ impl Cpu {
         Ok(())
     }
 
-    pub(crate) fn addq_subq<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// One copy per size, for ADDQ and SUBQ, and per destination `TO` (0 Dn, 1 An, 2 memory):
+    /// the decode table tells them apart, so the register forms are a few instructions.
+    pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, const TO: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
         let q = match (op >> 9) & 7 {
             0 => 8,
             n => n as u32,
         };
-        let sub = op & 0x100 != 0;
+        let sub = SUB;
         let mode = ((op >> 3) & 7) as usize;
         let reg = (op & 7) as usize;
-        match mode {
+        match TO {
             1 => {
                 // Address registers: always the whole register, no flags.
                 let a = &mut self.regs[8 + reg];

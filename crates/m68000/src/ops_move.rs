@@ -171,10 +171,14 @@ impl Cpu {
         mode == 6 || (mode == 7 && reg == 3)
     }
 
-    pub(crate) fn lea<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
-        let mode = ((op >> 3) & 7) as usize;
+    /// LEA with addressing mode `MODE` (one copy per control mode, from the decode table).
+    pub(crate) fn lea<const MODE: usize, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+        let mode = MODE;
         let reg = (op & 7) as usize;
-        let addr = self.control_address(bus, mode, reg)?;
+        let addr = match self.ea(bus, mode, reg, 4, false)? {
+            Loc::Mem(a) | Loc::Prog(a) => a,
+            _ => 0,
+        };
         if Self::indexed(mode, reg) {
             self.idle(2);
         }
