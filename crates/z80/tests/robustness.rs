@@ -10,6 +10,19 @@ struct Noise {
 }
 
 impl Noise {
+    /// 64 KiB of noise from `seed`, the generator left where the filling ended.
+    fn filled(seed: u32) -> Noise {
+        let mut bus = Noise {
+            mem: vec![0; 0x10000],
+            seed,
+            last_t: 0,
+        };
+        for i in 0..0x10000 {
+            bus.mem[i] = bus.next();
+        }
+        bus
+    }
+
     fn next(&mut self) -> u8 {
         // xorshift32: cheap deterministic noise.
         self.seed ^= self.seed << 13;
@@ -51,14 +64,7 @@ impl Bus for Noise {
 
 #[test]
 fn random_programs_never_panic() {
-    let mut bus = Noise {
-        mem: vec![0; 0x10000],
-        seed: 0x1234_5678,
-        last_t: 0,
-    };
-    for i in 0..0x10000 {
-        bus.mem[i] = bus.next();
-    }
+    let mut bus = Noise::filled(0x1234_5678);
     let mut cpu = Z80::new();
     for i in 0..2_000_000u32 {
         if i % 997 == 0 {
@@ -94,14 +100,7 @@ fn endless_prefix_chain_still_steps() {
 /// random program run both ways (HALTs, prefix chains, EI/DI and all) ends in the same state.
 #[test]
 fn step_int_released_is_step_with_int_released() {
-    let mut bus = Noise {
-        mem: vec![0; 0x10000],
-        seed: 0x0BAD_5EED,
-        last_t: 0,
-    };
-    for i in 0..0x10000 {
-        bus.mem[i] = bus.next();
-    }
+    let mut bus = Noise::filled(0x0BAD_5EED);
     let mut other = Noise {
         mem: bus.mem.clone(),
         seed: bus.seed,
