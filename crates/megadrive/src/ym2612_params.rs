@@ -60,13 +60,7 @@ impl Default for ParamCache {
     }
 }
 
-impl PartialEq for ParamCache {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for ParamCache {}
+equal_to_any!(ParamCache);
 
 /// The phase increment for F-number `f` (after PM), block, key code, detune and multiple.
 #[inline]

@@ -16,13 +16,7 @@ pub(super) struct Caches {
     sprites: SpriteCache,
 }
 
-impl PartialEq for Caches {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Caches {}
+equal_to_any!(Caches);
 
 /// The sprite table's list and line index ([`SpriteTable`]) for the table bytes, base and
 /// mode it was built from. Only the bytes the link walk read are kept and compared (entry 0

@@ -115,13 +115,7 @@ impl std::fmt::Debug for PlaneLines {
     }
 }
 
-impl PartialEq for PlaneLines {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for PlaneLines {}
+equal_to_any!(PlaneLines);
 
 /// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
 /// left of the screen) and sprites hanging off the left edge (up to 31).
@@ -185,12 +179,7 @@ impl Renderer {
         if split.window.0 < split.window.1 {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }
-        let sprite_line = sprites::SpriteLine {
-            mode: config::SpriteMode::decode(input.regs),
-            vram: input.vram,
-            line: ctx.line,
-            odd: odd_field,
-        };
+        let sprite_line = sprites::SpriteLine::new(input, ctx.line, odd_field);
         let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
         let sprites = sprites::draw_sprites(
             &sprite_line,
@@ -235,12 +224,7 @@ impl Renderer {
         if !config::display_enabled(input.regs) {
             return LineStatus::default();
         }
-        let sprite_line = sprites::SpriteLine {
-            mode: config::SpriteMode::decode(input.regs),
-            vram: input.vram,
-            line: line as u32,
-            odd: odd_field,
-        };
+        let sprite_line = sprites::SpriteLine::new(input, line as u32, odd_field);
         let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
         let sprites = sprites::evaluate_sprites(
             &sprite_line,

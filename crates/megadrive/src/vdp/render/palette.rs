@@ -57,13 +57,7 @@ impl std::fmt::Debug for Palette {
     }
 }
 
-impl PartialEq for Palette {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Palette {}
+equal_to_any!(Palette);
 
 impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).

@@ -44,6 +44,18 @@ pub(super) struct SpriteLine<'a> {
     pub odd: bool,
 }
 
+impl<'a> SpriteLine<'a> {
+    /// Line `line` (of field `odd`) of the VDP state `input`.
+    pub fn new(input: &super::RenderInput<'a>, line: u32, odd: bool) -> Self {
+        SpriteLine {
+            mode: SpriteMode::decode(input.regs),
+            vram: input.vram,
+            line,
+            odd,
+        }
+    }
+}
+
 /// What a line's sprite pass reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct SpriteResult {
