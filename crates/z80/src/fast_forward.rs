@@ -35,14 +35,18 @@ impl Z80 {
     #[inline(always)]
     pub fn fast_forward<B: Bus>(&mut self, bus: &B, until_t: u64) -> bool {
         match bus.peek(self.regs.pc) {
-            Some(0x10 | 0x28 | 0x78..=0x7D | 0xB0..=0xB5) => self.fast_forward_at(bus, until_t),
+            Some(op @ (0x10 | 0x28 | 0x78..=0x7D | 0xB0..=0xB5)) => {
+                self.fast_forward_at(bus, op, until_t)
+            }
             _ => false,
         }
     }
 
-    /// [`Z80::fast_forward`] past the first opcode's test.
+    /// [`Z80::fast_forward`] past the first opcode's test (`op`, the opcode at PC). The two
+    /// loop models are inlined here: the console calls this about once a line, and a call
+    /// each was a fifth of the cost.
     #[inline(never)]
-    fn fast_forward_at<B: Bus>(&mut self, bus: &B, until_t: u64) -> bool {
+    fn fast_forward_at<B: Bus>(&mut self, bus: &B, op: u8, until_t: u64) -> bool {
         if self.t_states >= until_t
             || self.halted
             || self.pending_prefix != 0
@@ -52,12 +56,11 @@ impl Z80 {
             return false;
         }
         let pc = self.regs.pc;
-        let ran = match bus.peek(pc) {
-            Some(0x10) => bus.peek(pc.wrapping_add(1)) == Some(0xFE) && self.djnz_self(until_t),
-            Some(0x78..=0x7D) => self.wait_for_zero(bus, pc, 0, until_t),
-            Some(0xB0..=0xB5) => self.wait_for_zero(bus, pc.wrapping_sub(1), 1, until_t),
-            Some(0x28) => self.wait_for_zero(bus, pc.wrapping_sub(2), 2, until_t),
-            _ => false,
+        let ran = match op {
+            0x10 => bus.peek(pc.wrapping_add(1)) == Some(0xFE) && self.djnz_self(until_t),
+            0x78..=0x7D => self.wait_for_zero(bus, pc, 0, until_t),
+            0xB0..=0xB5 => self.wait_for_zero(bus, pc.wrapping_sub(1), 1, until_t),
+            _ => self.wait_for_zero(bus, pc.wrapping_sub(2), 2, until_t),
         };
         if ran {
             // What every executed instruction does to the step-to-step state.
@@ -71,6 +74,7 @@ impl Z80 {
     /// which falls through. Sonic 2's sound driver paces its DAC samples with two of these
     /// (`zWriteToDAC`, Z80 $0178 and $0194, B = the sample's rate) and its SEGA chant with two
     /// more (`zPlaySegaSound`, $0718 and $0729); a fifth of its steps were these iterations.
+    #[inline(always)]
     fn djnz_self(&mut self, until_t: u64) -> bool {
         let b = self.regs.b;
         // Iterations that jump back, and how many of them start before `until_t`.
@@ -101,6 +105,7 @@ impl Z80 {
     /// a DAC sample's length in DE, most of every frame when no drum plays, and a run of the
     /// Z80 (a line) often starts or stops inside it; before this model the driver spent a fifth
     /// of its steps there.
+    #[inline(always)]
     fn wait_for_zero<B: Bus>(&mut self, bus: &B, start: u16, entry: u64, until_t: u64) -> bool {
         let (Some(ld @ 0x78..=0x7D), Some(or @ 0xB0..=0xB5)) =
             (bus.peek(start), bus.peek(start.wrapping_add(1)))
@@ -122,16 +127,18 @@ impl Z80 {
         }
         // Instruction boundaries counted from the entry's pass start: boundary n is at
         // 20 * (n / 3) + WAIT_AT[n % 3], boundary 3k + 1 after the k-th pass's LD, 3k + 2
-        // after its OR, 3k + 3 after its JR. Stepping stops at the first at or past `until_t`.
+        // after its OR, 3k + 3 after its JR. Stepping stops at the first at or past `until_t`:
+        // boundary 3 * passes + slot.
         let pass_start = self.t_states - WAIT_AT[entry as usize];
         let left = until_t - pass_start;
-        let (passes, into) = (left / WAIT_PASS_T, left % WAIT_PASS_T);
-        let stop = match into {
-            0 => 3 * passes,
-            1..=4 => 3 * passes + 1,
-            5..=8 => 3 * passes + 2,
-            _ => 3 * passes + 3,
+        let whole = left / WAIT_PASS_T;
+        let (passes, slot) = match left - whole * WAIT_PASS_T {
+            0 => (whole, 0),
+            1..=4 => (whole, 1),
+            5..=8 => (whole, 2),
+            _ => (whole + 1, 0),
         };
+        let stop = 3 * passes + slot;
         // Which of the three instructions ran at least once between `entry` and `stop`.
         if entry == 0 || stop > 3 {
             self.regs.a = 0;
@@ -143,18 +150,18 @@ impl Z80 {
         if stop > 2 {
             self.regs.wz = start;
         }
-        let slot = stop - 3 * (stop / 3);
         // Q is the OR's flags if it ran last, else 0 (LD and JR leave the flags alone).
         self.regs.q = if slot == 2 { zero_flags } else { 0 };
         self.regs.pc = start.wrapping_add(slot as u16);
-        self.t_states = pass_start + WAIT_PASS_T * (stop / 3) + WAIT_AT[slot as usize];
+        self.t_states = pass_start + WAIT_PASS_T * passes + WAIT_AT[slot as usize];
         self.add_r(stop - entry);
         true
     }
 
-    /// R after `n` more M1 cycles (7-bit counter, bit 7 kept).
+    /// R after `n` more M1 cycles (7-bit counter, bit 7 kept; only `n` mod 128 matters).
+    #[inline(always)]
     fn add_r(&mut self, n: u64) {
         let r = self.regs.r;
-        self.regs.r = (r & 0x80) | ((r as u64 + n) & 0x7F) as u8;
+        self.regs.r = (r & 0x80) | (r.wrapping_add(n as u8) & 0x7F);
     }
 }
