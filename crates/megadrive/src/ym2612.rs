@@ -293,12 +293,25 @@ impl Ym2612 {
 
     /// Runs the timers (and the synthesis) in whole samples up to the first sample boundary
     /// at or after `now`.
+    ///
+    /// Inline up to the common case of a headless machine with both timers stopped (Sonic 2's
+    /// driver runs on the V-int, not the timers), where only the sample clock moves: every
+    /// register write syncs first.
+    #[inline(always)]
     pub fn sync(&mut self, now: u64) {
         if now <= self.synced_to {
             return;
         }
         let samples = (now - self.synced_to).div_ceil(MCLK_PER_FM_SAMPLE);
         self.synced_to += samples * MCLK_PER_FM_SAMPLE;
+        if self.render || self.mode & 3 != 0 {
+            self.run_samples(samples);
+        }
+    }
+
+    /// [`Ym2612::sync`]'s synthesis and timers over `samples` samples ending at `synced_to`.
+    #[inline(never)]
+    fn run_samples(&mut self, samples: u64) {
         if self.render {
             // After a long silence (a machine that just enabled sound) render the last second.
             let n = samples.min(53_267);
@@ -340,6 +353,10 @@ impl Ym2612 {
         self.status | busy
     }
 
+    /// A write to the chip's four ports. Inline up to the address latches (half the writes;
+    /// Sonic 2's DAC driver selects register $2A before each sample byte); the register writes
+    /// run out of line.
+    #[inline(always)]
     pub fn write(&mut self, port: u32, value: u8, now: u64) {
         self.calls.push(YmCall::Write {
             port: (port & 3) as u8,
@@ -351,8 +368,21 @@ impl Ym2612 {
             self.address[part] = value;
             return;
         }
+        if part == 0 && self.address[0] == 0x2A {
+            // The DAC's sample (the other half of the writes): no derived state depends on it.
+            self.sync(now);
+            self.busy_until = busy_until(now);
+            self.regs[0x2A] = value;
+            return;
+        }
+        self.write_register(part, value, now);
+    }
+
+    /// A data-port write: the register `address[part]` selects takes `value`.
+    #[inline(never)]
+    fn write_register(&mut self, part: usize, value: u8, now: u64) {
         self.sync(now);
-        self.busy_until = (now.div_ceil(MCLK_PER_FM_CLOCK) + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK;
+        self.busy_until = busy_until(now);
         let reg = self.address[part] as usize;
         self.regs[part * 256 + reg] = value;
         self.mark_dirty(part, reg);
@@ -841,6 +871,12 @@ pub fn eg_increment(rate: u32, counter: u16) -> u32 {
 
 /// Counts a timer down by `ticks`; returns the new count and whether it overflowed (reloading
 /// from `period` as often as needed).
+/// When the busy flag a data write at `now` raises falls again.
+#[inline(always)]
+fn busy_until(now: u64) -> u64 {
+    (now.div_ceil(MCLK_PER_FM_CLOCK) + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK
+}
+
 fn run_timer(count: i32, period: i32, ticks: i64) -> (i32, bool) {
     let count = count as i64 - ticks;
     if count > 0 {
