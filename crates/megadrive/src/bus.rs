@@ -1114,6 +1114,7 @@ pub struct Z80View<'a>(pub &'a mut System);
 /// window): the VDP takes the byte in both halves of a word (genvdp.txt, "Z80 access"),
 /// $00-$03 the data port, $04-$07 the control port, odd $11-$17 the PSG. Before, writes at
 /// $7F00-$7F07 were dropped; the test ROM's scene 13 (`sc_z80w_setup`) pins them.
+#[inline(never)]
 fn z80_vdp_write(sys: &mut System, addr: u32, value: u8, now: u64) {
     match addr & 0x1F {
         0x11 | 0x13 | 0x15 | 0x17 => sys.psg.write_at(value, now),
@@ -1136,14 +1137,27 @@ impl Z80View<'_> {
         self.0.z80_mclk_base + t.saturating_sub(self.0.z80_t_base) * Z80_DIVIDER
     }
 
-    fn bank_read(&mut self, addr: u16, now: u64) -> u8 {
+    /// A read through the bank window at T-state `t`: the cartridge (Sonic 2's DAC samples)
+    /// inline, the rest out of line.
+    #[inline(always)]
+    fn bank_read(&mut self, addr: u16, t: u64) -> u8 {
         let sys = &mut *self.0;
         let a = sys.zbus.bank | (addr as u32 & 0x7FFF);
         if sys.timing.bank_contention {
             sys.m68k_debt_mclk += M68K_BANK_ACCESS_PENALTY_MCLK;
         }
+        if a < 0x40_0000 {
+            return sys.cart.read_byte(a);
+        }
+        let now = self.mclk(t);
+        self.bank_read_hardware(a, now)
+    }
+
+    /// [`Z80View::bank_read`] above the cartridge area (I/O, the VDP, work RAM).
+    #[inline(never)]
+    fn bank_read_hardware(&mut self, a: u32, now: u64) -> u8 {
+        let sys = &mut *self.0;
         match a >> 16 {
-            0x00..=0x3F => sys.cart.read_byte(a),
             0xA1 if a & 0xFFFF <= 0x1F => sys.io.read(((a >> 1) & 0xF) as usize, now),
             0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
                 0x04 | 0x06 => ((sys.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
@@ -1159,6 +1173,7 @@ impl Z80View<'_> {
         }
     }
 
+    #[inline(never)]
     fn bank_write(&mut self, addr: u16, value: u8, now: u64) {
         let sys = &mut *self.0;
         // Work RAM or the cartridge may change under a 68000 idle loop carried from the last
@@ -1182,11 +1197,13 @@ impl Z80View<'_> {
     #[inline(never)]
     fn read_outside_ram(&mut self, addr: u16, t: u64) -> u8 {
         self.0.z80_touched = true;
+        if addr >= 0x8000 {
+            return self.bank_read(addr, t);
+        }
         let now = self.mclk(t);
         match addr {
             0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize],
             0x4000..=0x5FFF => self.0.ym.read(addr as u32 & 3, now),
-            0x6000..=0x7EFF => 0xFF,
             0x7F00..=0x7FFF => match addr & 0x1F {
                 // The Z80 reads the data port like the 68000 does, a byte of each word the
                 // port returns (testpico "z80 vdp read": LDIR from $7F00 gets $11 then $44 of
@@ -1199,7 +1216,8 @@ impl Z80View<'_> {
                 0x09 | 0x0B | 0x0D | 0x0F => self.0.vdp.hv_counter(now) as u8,
                 _ => 0xFF,
             },
-            0x8000..=0xFFFF => self.bank_read(addr, now),
+            // $6000-$7EFF (the bank register, unused space); the bank window is read above.
+            _ => 0xFF,
         }
     }
 
