@@ -52,7 +52,13 @@ pub mod status {
 #[derive(Clone, Debug)]
 pub struct Vdp {
     pub regs: [u8; 24],
+    /// Written through the port and DMA methods (`ports.rs`), which count the writes in
+    /// `vram_writes`; anything else that writes it must call [`Vdp::vram_written`].
     pub vram: Vec<u8>,
+    /// Counts writes to `vram` (any number of bytes each): the renderer skips comparing its
+    /// caches with VRAM while this has not moved. Derived state, not saved (a state load
+    /// starts a new renderer).
+    pub vram_writes: u64,
     pub cram: [u16; 64],
     pub vsram: [u16; 40],
 
@@ -110,6 +116,7 @@ impl Vdp {
         let mut vdp = Vdp {
             regs: [0; 24],
             vram: vec![0; VRAM_BYTES],
+            vram_writes: 0,
             cram: [0; 64],
             vsram: [0; 40],
             code: 0,
@@ -219,6 +226,11 @@ impl Vdp {
         }
     }
 
+    /// VRAM was written other than through the ports or DMA.
+    pub fn vram_written(&mut self) {
+        self.vram_writes = self.vram_writes.wrapping_add(1);
+    }
+
     /// The VRAM word at `addr` (even).
     pub fn vram_word(&self, addr: u16) -> u16 {
         let a = (addr & 0xFFFE) as usize;
@@ -239,9 +251,11 @@ impl Vdp {
         // VRAM is always 64 KiB here; anything else (only by replacing the public field) is
         // read as if zero-padded.
         let padded;
+        let mut vram_version = Some(self.vram_writes);
         let vram: &[u8; VRAM_BYTES] = match self.vram.as_slice().try_into() {
             Ok(v) => v,
             Err(_) => {
+                vram_version = None;
                 let mut p = Box::new([0u8; VRAM_BYTES]);
                 let n = self.vram.len().min(VRAM_BYTES);
                 p[..n].copy_from_slice(&self.vram[..n]);
@@ -254,6 +268,7 @@ impl Vdp {
             vram,
             cram: &self.cram,
             vsram: &self.vsram,
+            vram_version,
         };
         let st = if self.draw {
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];

@@ -27,6 +27,9 @@ equal_to_any!(Caches);
 struct SpriteCache {
     /// `None` until built.
     mode: Option<SpriteMode>,
+    /// The caller's VRAM version ([`super::RenderInput::vram_version`]) when `bytes` last
+    /// equalled VRAM: while the caller still gives it, VRAM has not been written since.
+    version: Option<u64>,
     bytes: Vec<u8>,
     table: SpriteTable,
 }
@@ -46,15 +49,27 @@ impl Caches {
     }
 
     /// The sprite table's list and line index, for the table as VRAM holds it now.
+    /// `version`: [`super::RenderInput::vram_version`]; when it is the one the copy was last
+    /// found equal under, VRAM was not written since and the compare is skipped.
     #[inline]
-    pub fn sprite_table(&mut self, mode: &SpriteMode, vram: &Vram) -> &SpriteTable {
+    pub fn sprite_table(
+        &mut self,
+        mode: &SpriteMode,
+        vram: &Vram,
+        version: Option<u64>,
+    ) -> &SpriteTable {
         let cache = &mut self.sprites;
-        // The walk reads at most the table's length, and the table never wraps: its base is
-        // at most $FC00 (H40, 640 bytes) or $FE00 (H32, 512 bytes).
-        let base = mode.sat_base;
-        if cache.mode != Some(*mode) || vram[base..base + cache.bytes.len()] != cache.bytes[..] {
+        if cache.mode != Some(*mode) {
             cache.rebuild(mode, vram);
+        } else if version.is_none() || cache.version != version {
+            // The walk reads at most the table's length, and the table never wraps: its base
+            // is at most $FC00 (H40, 640 bytes) or $FE00 (H32, 512 bytes).
+            let base = mode.sat_base;
+            if vram[base..base + cache.bytes.len()] != cache.bytes[..] {
+                cache.rebuild(mode, vram);
+            }
         }
+        cache.version = version;
         &cache.table
     }
 }

@@ -67,6 +67,10 @@ pub struct RenderInput<'a> {
     pub cram: &'a [u16; 64],
     /// 40 VSRAM words (10 bits used).
     pub vsram: &'a [u16; 40],
+    /// `Some(n)`: VRAM has not been written since any earlier line given the same `n` (the
+    /// VDP core counts its VRAM writes), so caches checked under `n` are still good without
+    /// comparing; `None`: unknown, every cache compares VRAM.
+    pub vram_version: Option<u64>,
 }
 
 /// Status the line produced for the VDP's status register.
@@ -180,7 +184,9 @@ impl Renderer {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }
         let sprite_line = sprites::SpriteLine::new(input, ctx.line, odd_field);
-        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let table = self
+            .cache
+            .sprite_table(&sprite_line.mode, input.vram, input.vram_version);
         let sprites = sprites::draw_sprites(
             &sprite_line,
             table,
@@ -225,7 +231,9 @@ impl Renderer {
             return LineStatus::default();
         }
         let sprite_line = sprites::SpriteLine::new(input, line as u32, odd_field);
-        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let table = self
+            .cache
+            .sprite_table(&sprite_line.mode, input.vram, input.vram_version);
         let sprites = sprites::evaluate_sprites(
             &sprite_line,
             table,

@@ -182,7 +182,7 @@ fn random_scene(rng: &mut Rng, mode: SpriteMode, vram: &mut Vram) {
 
 /// Checks `line` both ways against the model.
 fn check(caches: &mut Caches, vram: &Vram, mode: SpriteMode, line: u32, odd: bool, at: &str) {
-    let table = caches.sprite_table(&mode, vram);
+    let table = caches.sprite_table(&mode, vram, None);
     for armed in [false, true] {
         let sl = SpriteLine {
             mode,
