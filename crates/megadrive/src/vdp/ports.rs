@@ -231,7 +231,7 @@ impl Vdp {
     /// a word's two bytes go to `addr` and `addr + 1` as they are, so the run is a copy.
     pub fn write_vram_bytes(&mut self, bytes: &[u8]) {
         let words = bytes.len() / 2;
-        debug_assert!(bytes.len() % 2 == 0 && words <= self.vram_run_room());
+        debug_assert!(bytes.len().is_multiple_of(2) && words <= self.vram_run_room());
         let a = self.addr as usize;
         self.vram[a..a + 2 * words].copy_from_slice(&bytes[..2 * words]);
         self.vram_written();

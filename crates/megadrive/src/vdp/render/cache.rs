@@ -27,6 +27,8 @@ equal_to_any!(Caches);
 struct SpriteCache {
     /// `None` until built.
     mode: Option<SpriteMode>,
+    /// Registers 5 and 12 as last decoded into `mode` (the mode is a function of them).
+    regs_key: Option<[u8; 2]>,
     /// The caller's VRAM version ([`super::RenderInput::vram_version`]) when `bytes` last
     /// equalled VRAM: while the caller still gives it, VRAM has not been written since.
     version: Option<u64>,
@@ -59,6 +61,7 @@ impl Caches {
         version: Option<u64>,
     ) -> &SpriteTable {
         let cache = &mut self.sprites;
+        cache.regs_key = None;
         if cache.mode != Some(*mode) {
             cache.rebuild(mode, vram);
         } else if version.is_none() || cache.version != version {
@@ -71,6 +74,30 @@ impl Caches {
         }
         cache.version = version;
         &cache.table
+    }
+
+    /// The sprite table's list and line index if nothing it came from can have changed since
+    /// the last [`Caches::sprite_table`]: registers 5 and 12 as then and the same
+    /// [`super::RenderInput::vram_version`] (`None` never qualifies).
+    #[inline]
+    pub fn current_sprite_table(
+        &mut self,
+        regs: &[u8; 24],
+        version: Option<u64>,
+    ) -> Option<&SpriteTable> {
+        let cache = &mut self.sprites;
+        let key = [regs[5], regs[12]];
+        if version.is_none() || cache.version != version || cache.mode.is_none() {
+            return None;
+        }
+        if cache.regs_key != Some(key) {
+            // Other register bits than the mode's may have changed: decode to find out.
+            if cache.mode != Some(SpriteMode::decode(regs)) {
+                return None;
+            }
+            cache.regs_key = Some(key);
+        }
+        Some(&cache.table)
     }
 }
 

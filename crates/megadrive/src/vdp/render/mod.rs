@@ -219,6 +219,7 @@ impl Renderer {
     /// the sprite scan, limits and masking run as when drawing, so the status flags and the
     /// masking state carried to the next line are the same. The collision flag is only
     /// computed when `want_collision` (the caller's flag is not set already).
+    #[inline]
     pub fn evaluate_line(
         &mut self,
         input: &RenderInput<'_>,
@@ -230,6 +231,34 @@ impl Renderer {
         if !config::display_enabled(input.regs) {
             return LineStatus::default();
         }
+        // The table as at the previous line: the line's outcome from the index, unless its
+        // collision flag is wanted and its sprites may overlap (what `evaluate_sprites`
+        // decides from the same index).
+        if let Some(table) = self
+            .cache
+            .current_sprite_table(input.regs, input.vram_version)
+            && let Some(outcome) = table.outcome(line as u32)
+            && !(want_collision && outcome.may_collide())
+        {
+            self.sprite_mask_armed = outcome.full();
+            return LineStatus {
+                sprite_overflow: outcome.overflow(),
+                sprite_collision: false,
+            };
+        }
+        self.evaluate_line_from_vram(input, line, odd_field, want_collision)
+    }
+
+    /// [`Renderer::evaluate_line`] with the sprite table checked against VRAM (and rebuilt if
+    /// it changed), and the collision flag drawn out when wanted.
+    #[inline(never)]
+    fn evaluate_line_from_vram(
+        &mut self,
+        input: &RenderInput<'_>,
+        line: u16,
+        odd_field: bool,
+        want_collision: bool,
+    ) -> LineStatus {
         let sprite_line = sprites::SpriteLine::new(input, line as u32, odd_field);
         let table = self
             .cache
