@@ -59,6 +59,10 @@ pub struct Vdp {
     /// caches with VRAM while this has not moved. Derived state, not saved (a state load
     /// starts a new renderer).
     pub vram_writes: u64,
+    /// Counts writes to `cram`, as `vram_writes` does for VRAM (the renderer's colour
+    /// tables); anything but the port and DMA methods that writes CRAM must call
+    /// [`Vdp::cram_written`].
+    pub cram_writes: u64,
     pub cram: [u16; 64],
     pub vsram: [u16; 40],
 
@@ -117,6 +121,7 @@ impl Vdp {
             regs: [0; 24],
             vram: vec![0; VRAM_BYTES],
             vram_writes: 0,
+            cram_writes: 0,
             cram: [0; 64],
             vsram: [0; 40],
             code: 0,
@@ -231,6 +236,11 @@ impl Vdp {
         self.vram_writes = self.vram_writes.wrapping_add(1);
     }
 
+    /// CRAM was written other than through the ports or DMA.
+    pub fn cram_written(&mut self) {
+        self.cram_writes = self.cram_writes.wrapping_add(1);
+    }
+
     /// The VRAM word at `addr` (even).
     pub fn vram_word(&self, addr: u16) -> u16 {
         let a = (addr & 0xFFFE) as usize;
@@ -240,6 +250,18 @@ impl Vdp {
     /// Renders active line `line` into the frame being drawn.
     pub fn render_line(&mut self, line: u16) {
         let width = if self.h40() { 320 } else { 256 };
+        if !self.draw && !self.im2 {
+            // Headless: most lines are decided by the sprite table's index alone.
+            let want_collision = self.status & status::SPRITE_COLLISION == 0;
+            if let Some(st) =
+                self.renderer
+                    .quick_line(&self.regs, self.vram_writes, line, want_collision)
+            {
+                self.take_line_status(st);
+                self.drawing_width = width as u16;
+                return;
+            }
+        }
         let row = if self.im2 {
             line as usize * 2 + usize::from(self.odd_frame)
         } else {
@@ -269,6 +291,7 @@ impl Vdp {
             cram: &self.cram,
             vsram: &self.vsram,
             vram_version,
+            cram_version: Some(self.cram_writes),
         };
         let st = if self.draw {
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
@@ -278,13 +301,19 @@ impl Vdp {
             self.renderer
                 .evaluate_line(&input, line, self.odd_frame, want_collision)
         };
+        self.take_line_status(st);
+        self.drawing_width = width as u16;
+    }
+
+    /// The sprite flags a line raised (sticky until the status is read).
+    #[inline]
+    fn take_line_status(&mut self, st: render::LineStatus) {
         if st.sprite_overflow {
             self.status |= status::SPRITE_OVERFLOW;
         }
         if st.sprite_collision {
             self.status |= status::SPRITE_COLLISION;
         }
-        self.drawing_width = width as u16;
     }
 
     /// The frame being drawn is complete: it becomes the visible frame.

@@ -157,6 +157,7 @@ impl Vdp {
             }
             CODE_CRAM_WRITE => {
                 self.cram[((self.addr >> 1) & 0x3F) as usize] = value & 0x0EEE;
+                self.cram_written();
             }
             CODE_VSRAM_WRITE => {
                 let i = ((self.addr & 0x7E) >> 1) as usize;
@@ -306,6 +307,7 @@ impl Vdp {
             }
             CODE_CRAM_WRITE => {
                 let data = self.fifo.next() & 0x0EEE;
+                self.cram_written();
                 for _ in 0..units {
                     self.cram[((self.addr >> 1) & 0x3F) as usize] = data;
                     self.addr = self.addr.wrapping_add(self.regs[15] as u16);

@@ -71,6 +71,8 @@ pub struct RenderInput<'a> {
     /// VDP core counts its VRAM writes), so caches checked under `n` are still good without
     /// comparing; `None`: unknown, every cache compares VRAM.
     pub vram_version: Option<u64>,
+    /// The same for CRAM (the colour tables).
+    pub cram_version: Option<u64>,
 }
 
 /// Status the line produced for the VDP's status register.
@@ -156,8 +158,12 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = self.cache.config(input.regs);
-        self.palette
-            .update(input.cram, cfg.full_palette, cfg.backdrop);
+        self.palette.update(
+            input.cram,
+            cfg.full_palette,
+            cfg.backdrop,
+            input.cram_version,
+        );
         let backdrop = self.palette.single()[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
@@ -231,22 +237,43 @@ impl Renderer {
         if !config::display_enabled(input.regs) {
             return LineStatus::default();
         }
-        // The table as at the previous line: the line's outcome from the index, unless its
-        // collision flag is wanted and its sprites may overlap (what `evaluate_sprites`
-        // decides from the same index).
-        if let Some(table) = self
-            .cache
-            .current_sprite_table(input.regs, input.vram_version)
-            && let Some(outcome) = table.outcome(line as u32)
-            && !(want_collision && outcome.may_collide())
+        if let Some(version) = input.vram_version
+            && let Some(status) = self.quick_line(input.regs, version, line, want_collision)
         {
-            self.sprite_mask_armed = outcome.full();
-            return LineStatus {
-                sprite_overflow: outcome.overflow(),
-                sprite_collision: false,
-            };
+            return status;
         }
         self.evaluate_line_from_vram(input, line, odd_field, want_collision)
+    }
+
+    /// [`Renderer::evaluate_line`] when the sprite table is as at the previous line (the
+    /// registers and VRAM version `vram_version` the same): the line's outcome from the
+    /// table's index, unless its collision flag is wanted and its sprites may overlap (what
+    /// `evaluate_sprites` decides from the same index). `None` when it cannot tell. The field
+    /// does not matter: the index is the same for both (only drawing reads the field).
+    #[inline]
+    pub fn quick_line(
+        &mut self,
+        regs: &[u8; 24],
+        vram_version: u64,
+        line: u16,
+        want_collision: bool,
+    ) -> Option<LineStatus> {
+        // Only the sprite pass's few register bits: nothing else of the line is looked at.
+        if !config::display_enabled(regs) {
+            return Some(LineStatus::default());
+        }
+        let outcome = self
+            .cache
+            .current_sprite_table(regs, Some(vram_version))?
+            .outcome(line as u32)?;
+        if want_collision && outcome.may_collide() {
+            return None;
+        }
+        self.sprite_mask_armed = outcome.full();
+        Some(LineStatus {
+            sprite_overflow: outcome.overflow(),
+            sprite_collision: false,
+        })
     }
 
     /// [`Renderer::evaluate_line`] with the sprite table checked against VRAM (and rebuilt if

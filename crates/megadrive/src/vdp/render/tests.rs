@@ -119,6 +119,7 @@ impl Scene {
             cram: &self.cram,
             vsram: &self.vsram,
             vram_version: None,
+            cram_version: None,
         };
         let status = self.renderer.render_line(&input, line, odd, &mut out);
         (out, status)

@@ -296,6 +296,7 @@ fn headless_lines_follow_drawn_lines() {
                 cram: &cram,
                 vsram: &vsram,
                 vram_version,
+                cram_version: None,
             };
             let a = drawn.render_line(&input(None), line, odd, &mut out[..mode.width()]);
             let b = headless.evaluate_line(&input(Some(version)), line, odd, want_collision);
