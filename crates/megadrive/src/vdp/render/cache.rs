@@ -1,8 +1,10 @@
 //! Derived data the renderer keeps between lines. Each cache holds a copy of the memory it
-//! was derived from and is used only while that copy equals the VDP's memory now, so no
-//! write path (data port, DMA fill, copy or transfer, a state load, a test poking VRAM) has to
-//! tell the renderer anything, and nothing can go stale. Derived state only: never saved,
-//! compares equal to any other cache.
+//! was derived from and is used only while that copy equals the VDP's memory now. The
+//! compare is skipped only while the caller's VRAM version ([`super::RenderInput`]; the VDP
+//! core counts its VRAM writes) is the one the copy was last found equal under; without a
+//! version (the renderer's tests, a VRAM of another size) every use compares, and a state
+//! load starts a new renderer. Derived state only: never saved, compares equal to any other
+//! cache.
 
 use super::config::{Config, SpriteMode};
 use super::pattern::Vram;

@@ -11,7 +11,8 @@
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
 //! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
 //! what lines share (the line configuration, the sprite table's list and line index); derived
-//! state is checked against the memory it came from on every line.
+//! state is checked against the memory it came from on every line (or, while the VDP core's
+//! count of writes to that memory stands, known to still equal it).
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded

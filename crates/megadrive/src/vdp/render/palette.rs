@@ -4,7 +4,8 @@
 //! frame at most in Sonic 2 (palette cycles, fades, the water line); a game that rewrites one
 //! entry on every line (a raster gradient) costs two table rows and columns a line, not a
 //! rebuild. Derived state only: never saved, compares equal to any other palette, and
-//! nothing can go stale since every line checks the copy.
+//! nothing can go stale since every line checks the copy (the compare is skipped while the
+//! VDP core's count of CRAM writes is the one it was last found equal under).
 
 use super::colour;
 use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
