@@ -248,20 +248,28 @@ impl Vdp {
     }
 
     /// Renders active line `line` into the frame being drawn.
+    #[inline]
     pub fn render_line(&mut self, line: u16) {
-        let width = if self.h40() { 320 } else { 256 };
         if !self.draw && !self.im2 {
-            // Headless: most lines are decided by the sprite table's index alone.
+            // Headless: most lines are decided by the sprite table's index alone (inline in
+            // the scheduler's loop, the rest out of line).
             let want_collision = self.status & status::SPRITE_COLLISION == 0;
             if let Some(st) =
                 self.renderer
                     .quick_line(&self.regs, self.vram_writes, line, want_collision)
             {
                 self.take_line_status(st);
-                self.drawing_width = width as u16;
+                self.drawing_width = if self.h40() { 320 } else { 256 };
                 return;
             }
         }
+        self.render_line_in_full(line);
+    }
+
+    /// [`Vdp::render_line`] drawing the line, or evaluating it with the sprite table checked.
+    #[inline(never)]
+    fn render_line_in_full(&mut self, line: u16) {
+        let width = if self.h40() { 320 } else { 256 };
         let row = if self.im2 {
             line as usize * 2 + usize::from(self.odd_frame)
         } else {
