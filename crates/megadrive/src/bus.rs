@@ -522,8 +522,24 @@ impl System {
             }
             return;
         };
-        let mut run = [0u16; 64];
         let mut left = units as usize;
+        if from_ram {
+            // Work RAM to VRAM with an increment of 2 (nearly every transfer): the source
+            // bytes are the target bytes, copied in runs up to either memory's end (the
+            // source's RAM address wraps at 64 KiB, as `dma_read_word` reads it).
+            loop {
+                let room = self.vdp.vram_run_room();
+                if left == 0 || room == 0 {
+                    break;
+                }
+                let s = ((self.vdp.dma.source as usize) << 1) & 0xFFFF;
+                let n = left.min(room).min((0x1_0000 - s) / 2);
+                self.vdp.write_vram_bytes(&ram[s..s + 2 * n]);
+                self.vdp.dma.source = self.vdp.dma.source.wrapping_add(n as u16);
+                left -= n;
+            }
+        }
+        let mut run = [0u16; 64];
         while left > 0 {
             let n = left.min(run.len());
             let mut source = self.vdp.dma.source;

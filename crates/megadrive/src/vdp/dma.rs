@@ -151,7 +151,12 @@ mod tests {
             sys.vdp.regs[23] = reg23;
             sys.vdp.regs[15] = [2, 1, 0, 0x80, next() as u8][case / 5 % 5];
             sys.vdp.code = 0x21;
-            sys.vdp.addr = next() as u16;
+            // Near the end of VRAM now and then, so the address wraps.
+            sys.vdp.addr = if case % 7 == 0 {
+                0xFF00 | next() as u16 & 0xFF
+            } else {
+                next() as u16
+            };
             // Near the end of the window now and then, so the word offset wraps.
             sys.vdp.dma.source = if case % 3 == 0 {
                 0xFFF0 | next() as u16

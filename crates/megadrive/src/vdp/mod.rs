@@ -52,7 +52,17 @@ pub mod status {
 #[derive(Clone, Debug)]
 pub struct Vdp {
     pub regs: [u8; 24],
+    /// Written through the port and DMA methods (`ports.rs`), which count the writes in
+    /// `vram_writes`; anything else that writes it must call [`Vdp::vram_written`].
     pub vram: Vec<u8>,
+    /// Counts writes to `vram` (any number of bytes each): the renderer skips comparing its
+    /// caches with VRAM while this has not moved. Derived state, not saved (a state load
+    /// starts a new renderer).
+    pub vram_writes: u64,
+    /// Counts writes to `cram`, as `vram_writes` does for VRAM (the renderer's colour
+    /// tables); anything but the port and DMA methods that writes CRAM must call
+    /// [`Vdp::cram_written`].
+    pub cram_writes: u64,
     pub cram: [u16; 64],
     pub vsram: [u16; 40],
 
@@ -110,6 +120,8 @@ impl Vdp {
         let mut vdp = Vdp {
             regs: [0; 24],
             vram: vec![0; VRAM_BYTES],
+            vram_writes: 0,
+            cram_writes: 0,
             cram: [0; 64],
             vsram: [0; 40],
             code: 0,
@@ -219,6 +231,16 @@ impl Vdp {
         }
     }
 
+    /// VRAM was written other than through the ports or DMA.
+    pub fn vram_written(&mut self) {
+        self.vram_writes = self.vram_writes.wrapping_add(1);
+    }
+
+    /// CRAM was written other than through the ports or DMA.
+    pub fn cram_written(&mut self) {
+        self.cram_writes = self.cram_writes.wrapping_add(1);
+    }
+
     /// The VRAM word at `addr` (even).
     pub fn vram_word(&self, addr: u16) -> u16 {
         let a = (addr & 0xFFFE) as usize;
@@ -226,7 +248,27 @@ impl Vdp {
     }
 
     /// Renders active line `line` into the frame being drawn.
+    #[inline]
     pub fn render_line(&mut self, line: u16) {
+        if !self.draw && !self.im2 {
+            // Headless: most lines are decided by the sprite table's index alone (inline in
+            // the scheduler's loop, the rest out of line).
+            let want_collision = self.status & status::SPRITE_COLLISION == 0;
+            if let Some(st) =
+                self.renderer
+                    .quick_line(&self.regs, self.vram_writes, line, want_collision)
+            {
+                self.take_line_status(st);
+                self.drawing_width = if self.h40() { 320 } else { 256 };
+                return;
+            }
+        }
+        self.render_line_in_full(line);
+    }
+
+    /// [`Vdp::render_line`] drawing the line, or evaluating it with the sprite table checked.
+    #[inline(never)]
+    fn render_line_in_full(&mut self, line: u16) {
         let width = if self.h40() { 320 } else { 256 };
         let row = if self.im2 {
             line as usize * 2 + usize::from(self.odd_frame)
@@ -239,9 +281,11 @@ impl Vdp {
         // VRAM is always 64 KiB here; anything else (only by replacing the public field) is
         // read as if zero-padded.
         let padded;
+        let mut vram_version = Some(self.vram_writes);
         let vram: &[u8; VRAM_BYTES] = match self.vram.as_slice().try_into() {
             Ok(v) => v,
             Err(_) => {
+                vram_version = None;
                 let mut p = Box::new([0u8; VRAM_BYTES]);
                 let n = self.vram.len().min(VRAM_BYTES);
                 p[..n].copy_from_slice(&self.vram[..n]);
@@ -254,6 +298,8 @@ impl Vdp {
             vram,
             cram: &self.cram,
             vsram: &self.vsram,
+            vram_version,
+            cram_version: Some(self.cram_writes),
         };
         let st = if self.draw {
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
@@ -263,13 +309,19 @@ impl Vdp {
             self.renderer
                 .evaluate_line(&input, line, self.odd_frame, want_collision)
         };
+        self.take_line_status(st);
+        self.drawing_width = width as u16;
+    }
+
+    /// The sprite flags a line raised (sticky until the status is read).
+    #[inline]
+    fn take_line_status(&mut self, st: render::LineStatus) {
         if st.sprite_overflow {
             self.status |= status::SPRITE_OVERFLOW;
         }
         if st.sprite_collision {
             self.status |= status::SPRITE_COLLISION;
         }
-        self.drawing_width = width as u16;
     }
 
     /// The frame being drawn is complete: it becomes the visible frame.

@@ -153,9 +153,11 @@ impl Vdp {
                 };
                 self.vram[a] = (v >> 8) as u8;
                 self.vram[a + 1] = v as u8;
+                self.vram_written();
             }
             CODE_CRAM_WRITE => {
                 self.cram[((self.addr >> 1) & 0x3F) as usize] = value & 0x0EEE;
+                self.cram_written();
             }
             CODE_VSRAM_WRITE => {
                 let i = ((self.addr & 0x7E) >> 1) as usize;
@@ -178,19 +180,29 @@ impl Vdp {
             }
             return;
         };
+        self.vram_writes = self.vram_writes.wrapping_add(1);
         let step = self.regs[15] as u16;
         let mut addr = self.addr;
-        for &value in words {
-            let a = (addr & 0xFFFE) as usize;
-            // An odd address swaps the bytes (genvdp.txt).
-            let v = if addr & 1 != 0 {
-                value.swap_bytes()
-            } else {
-                value
-            };
-            vram[a] = (v >> 8) as u8;
-            vram[a + 1] = v as u8;
-            addr = addr.wrapping_add(step);
+        if step == 2 && addr & 1 == 0 && words.len() <= (super::VRAM_BYTES - addr as usize) / 2 {
+            // Consecutive byte pairs, no swap: a loop the compiler can widen.
+            let a = addr as usize;
+            for (pair, &value) in vram[a..a + 2 * words.len()].chunks_exact_mut(2).zip(words) {
+                pair.copy_from_slice(&value.to_be_bytes());
+            }
+            addr = addr.wrapping_add(2 * words.len() as u16);
+        } else {
+            for &value in words {
+                let a = (addr & 0xFFFE) as usize;
+                // An odd address swaps the bytes (genvdp.txt).
+                let v = if addr & 1 != 0 {
+                    value.swap_bytes()
+                } else {
+                    value
+                };
+                vram[a] = (v >> 8) as u8;
+                vram[a + 1] = v as u8;
+                addr = addr.wrapping_add(step);
+            }
         }
         self.addr = addr;
         // The FIFO keeps the last four words: pushing only those leaves it as pushing all.
@@ -198,6 +210,38 @@ impl Vdp {
         self.fifo.index = (self.fifo.index + words.len() - kept) & 3;
         for &value in &words[words.len() - kept..] {
             self.fifo.push(value);
+        }
+    }
+
+    /// How many words from the address register on [`Vdp::write_vram_bytes`] can take: VRAM
+    /// is the target, the increment is 2 and the address even, so the words land on
+    /// consecutive byte pairs in the order they come, up to the end of VRAM; 0 otherwise.
+    pub fn vram_run_room(&self) -> usize {
+        if self.code & 0x0F != CODE_VRAM_WRITE
+            || self.regs[15] != 2
+            || self.addr & 1 != 0
+            || self.vram.len() != super::VRAM_BYTES
+        {
+            return 0;
+        }
+        (super::VRAM_BYTES - self.addr as usize) / 2
+    }
+
+    /// [`Vdp::write_target`] for each big-endian word of `bytes` in turn, when
+    /// [`Vdp::vram_run_room`] allows that many: with an even address and an increment of 2
+    /// a word's two bytes go to `addr` and `addr + 1` as they are, so the run is a copy.
+    pub fn write_vram_bytes(&mut self, bytes: &[u8]) {
+        let words = bytes.len() / 2;
+        debug_assert!(bytes.len().is_multiple_of(2) && words <= self.vram_run_room());
+        let a = self.addr as usize;
+        self.vram[a..a + 2 * words].copy_from_slice(&bytes[..2 * words]);
+        self.vram_written();
+        self.addr = self.addr.wrapping_add(2 * words as u16);
+        // The FIFO keeps the last four words: pushing only those leaves it as pushing all.
+        let kept = words.min(4);
+        self.fifo.index = (self.fifo.index + words - kept) & 3;
+        for pair in bytes[2 * (words - kept)..2 * words].chunks_exact(2) {
+            self.fifo.push(u16::from_be_bytes([pair[0], pair[1]]));
         }
     }
 
@@ -255,6 +299,7 @@ impl Vdp {
                 // The fill writes the high byte of the data word to addr ^ 1 each step
                 // (genvdp.txt; the first word was already written by the data port).
                 let data = (self.fifo.newest() >> 8) as u8;
+                self.vram_written();
                 for _ in 0..units {
                     self.vram[(self.addr ^ 1) as usize] = data;
                     self.addr = self.addr.wrapping_add(self.regs[15] as u16);
@@ -262,6 +307,7 @@ impl Vdp {
             }
             CODE_CRAM_WRITE => {
                 let data = self.fifo.next() & 0x0EEE;
+                self.cram_written();
                 for _ in 0..units {
                     self.cram[((self.addr >> 1) & 0x3F) as usize] = data;
                     self.addr = self.addr.wrapping_add(self.regs[15] as u16);
@@ -289,6 +335,7 @@ impl Vdp {
     pub fn run_copy(&mut self, units: u32) {
         let mut src = self.dma.source;
         if self.code & 0x10 != 0 {
+            self.vram_written();
             for _ in 0..units {
                 let b = self.vram[(src ^ 1) as usize];
                 self.vram[(self.addr ^ 1) as usize] = b;

@@ -1,8 +1,10 @@
 //! Derived data the renderer keeps between lines. Each cache holds a copy of the memory it
-//! was derived from and is used only while that copy equals the VDP's memory now, so no
-//! write path (data port, DMA fill, copy or transfer, a state load, a test poking VRAM) has to
-//! tell the renderer anything, and nothing can go stale. Derived state only: never saved,
-//! compares equal to any other cache.
+//! was derived from and is used only while that copy equals the VDP's memory now. The
+//! compare is skipped only while the caller's VRAM version ([`super::RenderInput`]; the VDP
+//! core counts its VRAM writes) is the one the copy was last found equal under; without a
+//! version (the renderer's tests, a VRAM of another size) every use compares, and a state
+//! load starts a new renderer. Derived state only: never saved, compares equal to any other
+//! cache.
 
 use super::config::{Config, SpriteMode};
 use super::pattern::Vram;
@@ -27,6 +29,11 @@ equal_to_any!(Caches);
 struct SpriteCache {
     /// `None` until built.
     mode: Option<SpriteMode>,
+    /// Registers 5 and 12 as last decoded into `mode` (the mode is a function of them).
+    regs_key: Option<[u8; 2]>,
+    /// The caller's VRAM version ([`super::RenderInput::vram_version`]) when `bytes` last
+    /// equalled VRAM: while the caller still gives it, VRAM has not been written since.
+    version: Option<u64>,
     bytes: Vec<u8>,
     table: SpriteTable,
 }
@@ -46,16 +53,53 @@ impl Caches {
     }
 
     /// The sprite table's list and line index, for the table as VRAM holds it now.
+    /// `version`: [`super::RenderInput::vram_version`]; when it is the one the copy was last
+    /// found equal under, VRAM was not written since and the compare is skipped.
     #[inline]
-    pub fn sprite_table(&mut self, mode: &SpriteMode, vram: &Vram) -> &SpriteTable {
+    pub fn sprite_table(
+        &mut self,
+        mode: &SpriteMode,
+        vram: &Vram,
+        version: Option<u64>,
+    ) -> &SpriteTable {
         let cache = &mut self.sprites;
-        // The walk reads at most the table's length, and the table never wraps: its base is
-        // at most $FC00 (H40, 640 bytes) or $FE00 (H32, 512 bytes).
-        let base = mode.sat_base;
-        if cache.mode != Some(*mode) || vram[base..base + cache.bytes.len()] != cache.bytes[..] {
+        cache.regs_key = None;
+        if cache.mode != Some(*mode) {
             cache.rebuild(mode, vram);
+        } else if version.is_none() || cache.version != version {
+            // The walk reads at most the table's length, and the table never wraps: its base
+            // is at most $FC00 (H40, 640 bytes) or $FE00 (H32, 512 bytes).
+            let base = mode.sat_base;
+            if vram[base..base + cache.bytes.len()] != cache.bytes[..] {
+                cache.rebuild(mode, vram);
+            }
         }
+        cache.version = version;
         &cache.table
+    }
+
+    /// The sprite table's list and line index if nothing it came from can have changed since
+    /// the last [`Caches::sprite_table`]: registers 5 and 12 as then and the same
+    /// [`super::RenderInput::vram_version`] (`None` never qualifies).
+    #[inline]
+    pub fn current_sprite_table(
+        &mut self,
+        regs: &[u8; 24],
+        version: Option<u64>,
+    ) -> Option<&SpriteTable> {
+        let cache = &mut self.sprites;
+        let key = [regs[5], regs[12]];
+        if version.is_none() || cache.version != version || cache.mode.is_none() {
+            return None;
+        }
+        if cache.regs_key != Some(key) {
+            // Other register bits than the mode's may have changed: decode to find out.
+            if cache.mode != Some(SpriteMode::decode(regs)) {
+                return None;
+            }
+            cache.regs_key = Some(key);
+        }
+        Some(&cache.table)
     }
 }
 

@@ -323,7 +323,7 @@ mod table_tests {
             *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | 0x0C00;
         }
         let mut palette = Palette::default();
-        palette.update(&cram, true, 5);
+        palette.update(&cram, true, 5, None);
         let colour = |i: u8| palette.single()[i as usize];
         let (mut la, mut lb, mut ls) = (vec![], vec![], vec![]);
         for a in 0..0x80u8 {

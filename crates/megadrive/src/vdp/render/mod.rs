@@ -11,7 +11,8 @@
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
 //! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
 //! what lines share (the line configuration, the sprite table's list and line index); derived
-//! state is checked against the memory it came from on every line.
+//! state is checked against the memory it came from on every line (or, while the VDP core's
+//! count of writes to that memory stands, known to still equal it).
 //!
 //! The behaviour follows Charles MacDonald's "Sega Genesis VDP documentation" (genvdp.txt),
 //! with hardware quirks as Genesis Plus GX models them, since golden frames are recorded
@@ -67,6 +68,12 @@ pub struct RenderInput<'a> {
     pub cram: &'a [u16; 64],
     /// 40 VSRAM words (10 bits used).
     pub vsram: &'a [u16; 40],
+    /// `Some(n)`: VRAM has not been written since any earlier line given the same `n` (the
+    /// VDP core counts its VRAM writes), so caches checked under `n` are still good without
+    /// comparing; `None`: unknown, every cache compares VRAM.
+    pub vram_version: Option<u64>,
+    /// The same for CRAM (the colour tables).
+    pub cram_version: Option<u64>,
 }
 
 /// Status the line produced for the VDP's status register.
@@ -152,8 +159,12 @@ impl Renderer {
         out: &mut [Pixel],
     ) -> LineStatus {
         let cfg = self.cache.config(input.regs);
-        self.palette
-            .update(input.cram, cfg.full_palette, cfg.backdrop);
+        self.palette.update(
+            input.cram,
+            cfg.full_palette,
+            cfg.backdrop,
+            input.cram_version,
+        );
         let backdrop = self.palette.single()[0];
         let width = cfg.width.min(out.len());
         if !cfg.display {
@@ -180,7 +191,9 @@ impl Renderer {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }
         let sprite_line = sprites::SpriteLine::new(input, ctx.line, odd_field);
-        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let table = self
+            .cache
+            .sprite_table(&sprite_line.mode, input.vram, input.vram_version);
         let sprites = sprites::draw_sprites(
             &sprite_line,
             table,
@@ -213,6 +226,7 @@ impl Renderer {
     /// the sprite scan, limits and masking run as when drawing, so the status flags and the
     /// masking state carried to the next line are the same. The collision flag is only
     /// computed when `want_collision` (the caller's flag is not set already).
+    #[inline]
     pub fn evaluate_line(
         &mut self,
         input: &RenderInput<'_>,
@@ -224,8 +238,59 @@ impl Renderer {
         if !config::display_enabled(input.regs) {
             return LineStatus::default();
         }
+        if let Some(version) = input.vram_version
+            && let Some(status) = self.quick_line(input.regs, version, line, want_collision)
+        {
+            return status;
+        }
+        self.evaluate_line_from_vram(input, line, odd_field, want_collision)
+    }
+
+    /// [`Renderer::evaluate_line`] when the sprite table is as at the previous line (the
+    /// registers and VRAM version `vram_version` the same): the line's outcome from the
+    /// table's index, unless its collision flag is wanted and its sprites may overlap (what
+    /// `evaluate_sprites` decides from the same index). `None` when it cannot tell. The field
+    /// does not matter: the index is the same for both (only drawing reads the field).
+    #[inline]
+    pub fn quick_line(
+        &mut self,
+        regs: &[u8; 24],
+        vram_version: u64,
+        line: u16,
+        want_collision: bool,
+    ) -> Option<LineStatus> {
+        // Only the sprite pass's few register bits: nothing else of the line is looked at.
+        if !config::display_enabled(regs) {
+            return Some(LineStatus::default());
+        }
+        let outcome = self
+            .cache
+            .current_sprite_table(regs, Some(vram_version))?
+            .outcome(line as u32)?;
+        if want_collision && outcome.may_collide() {
+            return None;
+        }
+        self.sprite_mask_armed = outcome.full();
+        Some(LineStatus {
+            sprite_overflow: outcome.overflow(),
+            sprite_collision: false,
+        })
+    }
+
+    /// [`Renderer::evaluate_line`] with the sprite table checked against VRAM (and rebuilt if
+    /// it changed), and the collision flag drawn out when wanted.
+    #[inline(never)]
+    fn evaluate_line_from_vram(
+        &mut self,
+        input: &RenderInput<'_>,
+        line: u16,
+        odd_field: bool,
+        want_collision: bool,
+    ) -> LineStatus {
         let sprite_line = sprites::SpriteLine::new(input, line as u32, odd_field);
-        let table = self.cache.sprite_table(&sprite_line.mode, input.vram);
+        let table = self
+            .cache
+            .sprite_table(&sprite_line.mode, input.vram, input.vram_version);
         let sprites = sprites::evaluate_sprites(
             &sprite_line,
             table,

@@ -4,7 +4,8 @@
 //! frame at most in Sonic 2 (palette cycles, fades, the water line); a game that rewrites one
 //! entry on every line (a raster gradient) costs two table rows and columns a line, not a
 //! rebuild. Derived state only: never saved, compares equal to any other palette, and
-//! nothing can go stale since every line checks the copy.
+//! nothing can go stale since every line checks the copy (the compare is skipped while the
+//! VDP core's count of CRAM writes is the one it was last found equal under).
 
 use super::colour;
 use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
@@ -20,6 +21,8 @@ const PAIRS: usize = 1 << 14;
 pub(super) struct Palette {
     /// What the tables were made from; `None` until the first line.
     source: Option<Source>,
+    /// The caller's CRAM version when `source` last equalled CRAM.
+    version: Option<u64>,
     /// CRAM index (any byte, read modulo 64) to pixel at normal intensity; indices 0, 16, 32
     /// and 48 (colour 0 of each palette, and their repeats) are the backdrop's colour, since
     /// opaque layer pixels never have colour 0 (`compose` leaves a transparent pick's
@@ -44,6 +47,7 @@ impl Default for Palette {
     fn default() -> Self {
         Self {
             source: None,
+            version: None,
             single: [0; 256],
             intensity: [0; 256],
             pairs: vec![0; PAIRS],
@@ -61,15 +65,25 @@ equal_to_any!(Palette);
 
 impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).
-    pub fn update(&mut self, cram: &[u16; 64], full_palette: bool, backdrop: usize) {
+    /// `version`: [`super::RenderInput::cram_version`]; while it is the one the copy was last
+    /// found equal under, CRAM was not written since and is not compared.
+    pub fn update(
+        &mut self,
+        cram: &[u16; 64],
+        full_palette: bool,
+        backdrop: usize,
+        version: Option<u64>,
+    ) {
         // Compared in place: copying the 128 CRAM bytes first would cost more than the check.
         if let Some(s) = &self.source
             && s.full_palette == full_palette
             && s.backdrop == backdrop
-            && s.cram == *cram
+            && ((version.is_some() && self.version == version) || s.cram == *cram)
         {
+            self.version = version;
             return;
         }
+        self.version = version;
         let source = Source {
             cram: *cram,
             full_palette,
@@ -151,7 +165,7 @@ mod tests {
             }
             let full = next() % 5 != 0;
             let backdrop = (next() % 64) as usize;
-            palette.update(&cram, full, backdrop);
+            palette.update(&cram, full, backdrop, None);
             let mask = if full { 0x1FF } else { 0x049 };
             let expect = |i: usize| {
                 let i = i % 64;

@@ -94,11 +94,55 @@ impl LineSprites {
     }
 }
 
+/// What a line of the index decides without drawing, in three bits: the overflow flag, the
+/// pixel limit reached (the masking state the next line inherits), and whether its sprites
+/// may collide (only then does the collision flag need the line drawn).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct LineOutcome(u8);
+
+impl LineOutcome {
+    const OVERFLOW: u8 = 1;
+    const FULL: u8 = 2;
+    const MAY_COLLIDE: u8 = 4;
+
+    fn of(sprites: &LineSprites, max_sprites: usize, max_pixels: usize) -> Self {
+        let mut bits = 0;
+        if sprites.count as usize > max_sprites {
+            bits |= Self::OVERFLOW;
+        }
+        if sprites.pixels as usize >= max_pixels {
+            bits |= Self::FULL;
+        }
+        if sprites.may_collide {
+            bits |= Self::MAY_COLLIDE;
+        }
+        LineOutcome(bits)
+    }
+
+    /// More than the line's sprite limit are on it.
+    pub fn overflow(self) -> bool {
+        self.0 & Self::OVERFLOW != 0
+    }
+
+    /// The first sprites reach the line's pixel limit.
+    pub fn full(self) -> bool {
+        self.0 & Self::FULL != 0
+    }
+
+    /// Two of the first sprites are on screen and share a group of 8 columns.
+    pub fn may_collide(self) -> bool {
+        self.0 & Self::MAY_COLLIDE != 0
+    }
+}
+
 /// The list and its line index.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SpriteTable {
     order: Vec<Linked>,
     lines: Vec<LineSprites>,
+    /// For each indexed line, what a headless line needs ([`LineOutcome`]).
+    outcomes: Vec<LineOutcome>,
+    max_pixels: usize,
     max_sprites: usize,
     /// Active width in pixels.
     width: usize,
@@ -113,6 +157,7 @@ impl SpriteTable {
     pub fn rebuild(&mut self, mode: &SpriteMode, vram: &Vram) {
         let table_len = mode.table_len();
         self.max_sprites = mode.max_sprites();
+        self.max_pixels = mode.max_pixels();
         self.width = mode.width();
         self.order.clear();
         let mut link = 0usize;
@@ -158,6 +203,13 @@ impl SpriteTable {
                 line.add(1 << pos, entry.width(), columns, self.max_sprites);
             }
         }
+        let (max_sprites, max_pixels) = (self.max_sprites, self.max_pixels);
+        self.outcomes.clear();
+        self.outcomes.extend(
+            self.lines
+                .iter()
+                .map(|line| LineOutcome::of(line, max_sprites, max_pixels)),
+        );
     }
 
     /// How many bytes of the table, from its base, the list was built from.
@@ -168,6 +220,12 @@ impl SpriteTable {
     /// The entries in link order (at most the table's length; an entry may recur).
     pub fn entries(&self) -> &[Linked] {
         &self.order
+    }
+
+    /// What line `line` decides without drawing, if the index holds it.
+    #[inline]
+    pub fn outcome(&self, line: u32) -> Option<LineOutcome> {
+        self.outcomes.get(line as usize).copied()
     }
 
     /// The entries on active line `line`.
@@ -225,9 +283,16 @@ mod tests {
             let mut table = SpriteTable::default();
             table.rebuild(&mode, &vram);
             for line in 0..INDEX_LINES as u32 {
+                let sprites = table.scan(line);
+                assert_eq!(table.line(line), sprites, "round {round} line {line}");
+                let outcome = table.outcome(line).unwrap();
                 assert_eq!(
-                    table.line(line),
-                    table.scan(line),
+                    (outcome.overflow(), outcome.full(), outcome.may_collide()),
+                    (
+                        sprites.count as usize > mode.max_sprites(),
+                        sprites.pixels as usize >= mode.max_pixels(),
+                        sprites.may_collide
+                    ),
                     "round {round} line {line}"
                 );
             }

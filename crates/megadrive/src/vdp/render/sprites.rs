@@ -139,28 +139,34 @@ fn collide(
         count += 1;
     });
     let strips = &strips[..count];
-    let mut collision = false;
-    if spans_overlap(strips) {
-        let mut buf = [0u8; super::LINE_BUF];
-        for strip in strips {
-            collision |= draw_strip(sl, strip, &mut buf);
-        }
+    let overlapping = overlapping(strips);
+    if overlapping == 0 {
+        return false;
     }
-    collision
-}
-
-/// Whether any two strips cover a common layer-buffer pixel.
-fn spans_overlap(strips: &[Strip]) -> bool {
-    for (i, a) in strips.iter().enumerate() {
-        let a_end = a.pos as usize + 8 * a.cells as usize;
-        for b in &strips[i + 1..] {
-            let b_pos = b.pos as usize;
-            if b_pos < a_end && (a.pos as usize) < b_pos + 8 * b.cells as usize {
-                return true;
-            }
+    // Only a strip that shares a pixel with another can land on or under an opaque sprite
+    // pixel; those are drawn in order, up to the first collision.
+    let mut buf = [0u8; super::LINE_BUF];
+    for (i, strip) in strips.iter().enumerate() {
+        if overlapping & (1 << i) != 0 && draw_strip(sl, strip, &mut buf) {
+            return true;
         }
     }
     false
+}
+
+/// The strips (bit `i`: strip `i`) that cover a layer-buffer pixel another strip covers.
+fn overlapping(strips: &[Strip]) -> u32 {
+    let mut found = 0;
+    for (i, a) in strips.iter().enumerate() {
+        let a_end = a.pos as usize + 8 * a.cells as usize;
+        for (j, b) in strips.iter().enumerate().skip(i + 1) {
+            let b_pos = b.pos as usize;
+            if b_pos < a_end && (a.pos as usize) < b_pos + 8 * b.cells as usize {
+                found |= (1 << i) | (1 << j);
+            }
+        }
+    }
+    found
 }
 
 /// Applies the sprite and pixel limits and the masking to the line's entries (`sprites`,

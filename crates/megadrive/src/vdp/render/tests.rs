@@ -118,6 +118,8 @@ impl Scene {
             vram: self.vram.as_slice().try_into().expect("64 KiB VRAM"),
             cram: &self.cram,
             vsram: &self.vsram,
+            vram_version: None,
+            cram_version: None,
         };
         let status = self.renderer.render_line(&input, line, odd, &mut out);
         (out, status)
@@ -1104,4 +1106,20 @@ fn writes_through_the_ports_and_dma_are_seen_on_the_next_line() {
     assert_eq!(effect, crate::vdp::ports::PortEffect::StartDma);
     v.run_fill(1);
     assert_eq!(line0(&mut v)[50], 0x0C7);
+    // A VRAM fill writes the high byte of the data port's word at the address ^ 1: x's
+    // low byte becomes $96 (22 on screen).
+    command(&mut v, 0x01, SAT + 6);
+    v.fifo.push(0x9600);
+    v.run_fill(1);
+    let line = line0(&mut v);
+    assert_eq!((line[50], line[22]), (BACKDROP, 0x0C7));
+    // A bus DMA's runs: words through `write_targets`, then work RAM's bytes as they are.
+    command(&mut v, 0x01, SAT + 6);
+    v.write_targets(&[128 + 60]);
+    let line = line0(&mut v);
+    assert_eq!((line[22], line[60]), (BACKDROP, 0x0C7));
+    command(&mut v, 0x01, SAT + 6);
+    v.write_vram_bytes(&[0, 128 + 70]);
+    let line = line0(&mut v);
+    assert_eq!((line[60], line[70]), (BACKDROP, 0x0C7));
 }
