@@ -165,6 +165,47 @@ impl AudioOut {
         self.push_filtered(s[0], s[1]);
     }
 
+    /// Mixes the chips' samples (`ym` interleaved stereo, `psg` mono, one per stereo pair of
+    /// `ym`) into input samples and adds them, as [`AudioOut::push`] does one by one, with the
+    /// blocker's state and the history's ends held in registers for the whole run.
+    fn push_mixed(&mut self, ym: &[i16], psg: &[i16]) {
+        let n = psg.len().min(ym.len() / 2);
+        if n == 0 {
+            return;
+        }
+        let mix = |i: usize| -> [i32; 2] {
+            let p = psg[i] as i32;
+            [
+                FM_GAIN * ym[2 * i] as i32 + p,
+                FM_GAIN * ym[2 * i + 1] as i32 + p,
+            ]
+        };
+        if !self.dc_primed {
+            self.dc_primed = true;
+            self.dc_x = mix(0);
+        }
+        let at = self.left.len();
+        self.left.resize(at + n, 0.0);
+        self.right.resize(at + n, 0.0);
+        let (mut dc_x, mut dc_y, mut mono_run) = (self.dc_x, self.dc_y, self.mono_run);
+        let history = self.left[at..].iter_mut().zip(&mut self.right[at..]);
+        for (i, (left, right)) in history.enumerate() {
+            let x = mix(i);
+            let mut s = [0f64; 2];
+            for side in 0..2 {
+                // As in `push`.
+                let y = dc_y[side];
+                let y = (((x[side] - dc_x[side]) as i64) << 16) + y - (y >> 10);
+                dc_x[side] = x[side];
+                dc_y[side] = y;
+                s[side] = f64::from((y >> 16) as i32);
+            }
+            (*left, *right) = (s[0], s[1]);
+            mono_run = if s[0] == s[1] { mono_run + 1 } else { 0 };
+        }
+        (self.dc_x, self.dc_y, self.mono_run) = (dc_x, dc_y, mono_run);
+    }
+
     /// Appends one DC-blocked input sample to the filter's history.
     #[inline]
     fn push_filtered(&mut self, left: f64, right: f64) {
@@ -236,13 +277,7 @@ pub(crate) fn mix_made(
 ) {
     let n = (ym.out.len() / 2).min(psg.out.len());
     mixed(&ym.out[..2 * n], &psg.out[..n]);
-    for i in 0..n {
-        let p = psg.out[i] as i32;
-        a.push(
-            FM_GAIN * ym.out[2 * i] as i32 + p,
-            FM_GAIN * ym.out[2 * i + 1] as i32 + p,
-        );
-    }
+    a.push_mixed(&ym.out[..2 * n], &psg.out[..n]);
     ym.out.drain(..2 * n);
     psg.out.drain(..n);
     a.produce(out);
@@ -540,6 +575,46 @@ mod tests {
             }
         }
         assert!(out.len() > 30_000);
+    }
+
+    /// Mixing a run of chip samples at once leaves the blocker and the filter's history as
+    /// pushing the mixed samples one by one does.
+    #[test]
+    fn mixing_a_run_is_pushing_its_samples() {
+        let mclk = crate::clock::MCLK_NTSC_HZ;
+        let (mut run, mut one) = (AudioOut::new(mclk, 48_000), AudioOut::new(mclk, 48_000));
+        let mut seed = 0x9E37_79B9_u32;
+        for round in 0..50 {
+            let n = (round * 37) % 200;
+            let mut ym = Vec::new();
+            let mut psg = Vec::new();
+            for i in 0..n {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let l = (seed & 0xFFFF) as i16;
+                let r = if (i / 50) % 2 == 0 {
+                    l
+                } else {
+                    (seed >> 16) as i16
+                };
+                ym.extend_from_slice(&[l / 2, r / 2]);
+                psg.push((seed % 8400) as i16 - 4200);
+            }
+            run.push_mixed(&ym, &psg);
+            for i in 0..n {
+                let p = psg[i] as i32;
+                one.push(
+                    FM_GAIN * ym[2 * i] as i32 + p,
+                    FM_GAIN * ym[2 * i + 1] as i32 + p,
+                );
+            }
+            assert_eq!(
+                (run.dc_x, run.dc_y, run.mono_run),
+                (one.dc_x, one.dc_y, one.mono_run)
+            );
+            assert_eq!((&run.left, &run.right), (&one.left, &one.right));
+        }
     }
 
     /// The DC blocker removes a constant offset.
