@@ -48,13 +48,17 @@ pub struct AudioOut {
     pub rate: u32,
     /// Master clock in Hz (the input rate is this / 1008).
     mclk_hz: u64,
-    /// PHASES x TAPS coefficients: integers, held as `f64` (see [`AudioOut::produce`]), each
-    /// twice (for the left and the right sample at once); shared by copies (the sound
-    /// thread's, a cloned machine's).
-    coefs: Arc<[[f64; 2]]>,
-    /// Mixed, DC-blocked input samples (left, right; integers) still needed by the filter.
-    hist: Vec<[f64; 2]>,
-    /// Index in `hist` of the input sample at or before the next output's time, and that
+    /// PHASES x TAPS coefficients: integers, held as `f64` (see [`AudioOut::produce`]);
+    /// shared by copies (the sound thread's, a cloned machine's).
+    coefs: Arc<[Taps]>,
+    /// Mixed, DC-blocked input samples (integers) still needed by the filter, one buffer per
+    /// side, so that the filter's sums run over consecutive taps.
+    left: Vec<f64>,
+    right: Vec<f64>,
+    /// Input samples at the end of `left` / `right` that are the same on both sides (a
+    /// window within them is filtered once for both).
+    mono_run: usize,
+    /// Index in the history of the input sample at or before the next output's time, and that
     /// time's fraction in units of 1 / (1008 * rate) input samples.
     pos: usize,
     frac: u64,
@@ -69,12 +73,37 @@ pub struct AudioOut {
     scratch: Vec<i16>,
 }
 
+/// One phase's coefficients, aligned so that the filter's vector multiplies take them from
+/// memory directly.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(16))]
+struct Taps([f64; TAPS]);
+
+/// One side's filter sum: eight running sums of consecutive taps (vectorised in pairs), added
+/// up at the end; any order of these exact additions gives the same sum.
+#[inline(always)]
+fn dot(c: &[f64; TAPS], h: &[f64]) -> f64 {
+    let mut acc = [0f64; 8];
+    for (k, s) in c.chunks_exact(8).zip(h.chunks_exact(8)) {
+        for i in 0..8 {
+            acc[i] += k[i] * s[i];
+        }
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
+
+/// An output sample from a filter sum (exact, scaled by `COEF_ONE`).
+#[inline(always)]
+fn to_sample(sum: f64) -> i16 {
+    ((sum as i64) >> 15).clamp(-32768, 32767) as i16
+}
+
 impl AudioOut {
     pub fn new(mclk_hz: u32, rate: u32) -> AudioOut {
         let rate = rate.clamp(8_000, 384_000);
         let fi = mclk_hz as f64 / MCLK_PER_FM_SAMPLE as f64;
         let cutoff = (0.45 * rate as f64).min(0.45 * fi).min(20_000.0) / fi;
-        let mut coefs = Vec::with_capacity(PHASES * TAPS);
+        let mut coefs = Vec::with_capacity(PHASES);
         for p in 0..PHASES {
             let f = p as f64 / PHASES as f64;
             let row: Vec<f64> = (0..TAPS)
@@ -99,13 +128,15 @@ impl AudioOut {
             // Exact unity gain at DC for every phase.
             let err = COEF_ONE as i32 - ints.iter().sum::<i32>();
             ints[HALF - 1 + usize::from(f >= 0.5)] += err;
-            coefs.extend(ints.into_iter().map(|c| [f64::from(c); 2]));
+            coefs.push(Taps(std::array::from_fn(|j| f64::from(ints[j]))));
         }
         AudioOut {
             rate,
             mclk_hz: mclk_hz as u64,
             coefs: coefs.into(),
-            hist: vec![[0.0; 2]; HALF - 1],
+            left: vec![0.0; HALF - 1],
+            right: vec![0.0; HALF - 1],
+            mono_run: HALF - 1,
             pos: HALF - 1,
             frac: 0,
             dc_x: [0; 2],
@@ -116,6 +147,7 @@ impl AudioOut {
     }
 
     /// Adds one mixed input sample (at the FM rate).
+    #[inline]
     pub fn push(&mut self, left: i32, right: i32) {
         if !self.dc_primed {
             self.dc_primed = true;
@@ -130,7 +162,56 @@ impl AudioOut {
             self.dc_y[i] = y;
             s[i] = f64::from((y >> 16) as i32);
         }
-        self.hist.push(s);
+        self.push_filtered(s[0], s[1]);
+    }
+
+    /// Mixes the chips' samples (`ym` interleaved stereo, `psg` mono, one per stereo pair of
+    /// `ym`) into input samples and adds them, as [`AudioOut::push`] does one by one, with the
+    /// blocker's state and the history's ends held in registers for the whole run.
+    fn push_mixed(&mut self, ym: &[i16], psg: &[i16]) {
+        let n = psg.len().min(ym.len() / 2);
+        if n == 0 {
+            return;
+        }
+        let mix = |i: usize| -> [i32; 2] {
+            let p = psg[i] as i32;
+            [
+                FM_GAIN * ym[2 * i] as i32 + p,
+                FM_GAIN * ym[2 * i + 1] as i32 + p,
+            ]
+        };
+        if !self.dc_primed {
+            self.dc_primed = true;
+            self.dc_x = mix(0);
+        }
+        let at = self.left.len();
+        self.left.resize(at + n, 0.0);
+        self.right.resize(at + n, 0.0);
+        let (mut dc_x, mut dc_y, mut mono_run) = (self.dc_x, self.dc_y, self.mono_run);
+        let history = self.left[at..].iter_mut().zip(&mut self.right[at..]);
+        for (i, (left, right)) in history.enumerate() {
+            let x = mix(i);
+            let mut s = [0f64; 2];
+            for side in 0..2 {
+                // As in `push`.
+                let y = dc_y[side];
+                let y = (((x[side] - dc_x[side]) as i64) << 16) + y - (y >> 10);
+                dc_x[side] = x[side];
+                dc_y[side] = y;
+                s[side] = f64::from((y >> 16) as i32);
+            }
+            (*left, *right) = (s[0], s[1]);
+            mono_run = if s[0] == s[1] { mono_run + 1 } else { 0 };
+        }
+        (self.dc_x, self.dc_y, self.mono_run) = (dc_x, dc_y, mono_run);
+    }
+
+    /// Appends one DC-blocked input sample to the filter's history.
+    #[inline]
+    fn push_filtered(&mut self, left: f64, right: f64) {
+        self.left.push(left);
+        self.right.push(right);
+        self.mono_run = if left == right { self.mono_run + 1 } else { 0 };
     }
 
     /// Appends every output sample the buffered input allows (interleaved stereo).
@@ -138,27 +219,25 @@ impl AudioOut {
     /// The filter sums integer products in `f64`, which is exact and so the same as integer
     /// arithmetic: a coefficient is below 2^16 in size and a sample an `i32`, so a product is
     /// below 2^47 and a sum of 32 of them below 2^52, inside the 53 bits an `f64` holds
-    /// exactly, whatever the order of the additions.
+    /// exactly, whatever the order of the additions. A window whose samples are the same on
+    /// both sides (Sonic 2's sound is so about half of the time: the PSG and centred FM
+    /// channels) is summed once for both.
     pub fn produce(&mut self, out: &mut Vec<i16>) {
         let den = MCLK_PER_FM_SAMPLE * self.rate as u64;
-        while self.pos + HALF < self.hist.len() {
+        let len = self.left.len();
+        // The first index of the trailing run of samples equal on both sides.
+        let mono_from = len - self.mono_run.min(len);
+        while self.pos + HALF < len {
             let phase = (self.frac * PHASES as u64 / den) as usize;
-            let c = &self.coefs[phase * TAPS..(phase + 1) * TAPS];
-            let h = &self.hist[self.pos + 1 - HALF..self.pos + 1 + HALF];
-            // Four running sums of (left, right) pairs (any order of exact additions gives the
-            // same sum).
-            let mut acc = [[0f64; 2]; 4];
-            for (k, s) in c.chunks_exact(4).zip(h.chunks_exact(4)) {
-                for ((acc, k), s) in acc.iter_mut().zip(k).zip(s) {
-                    acc[0] += k[0] * s[0];
-                    acc[1] += k[1] * s[1];
-                }
-            }
-            let sums: [f64; 2] = std::array::from_fn(|side| {
-                (acc[0][side] + acc[1][side]) + (acc[2][side] + acc[3][side])
-            });
-            for sum in sums {
-                out.push(((sum as i64) >> 15).clamp(-32768, 32767) as i16);
+            let c = &self.coefs[phase].0;
+            let from = self.pos + 1 - HALF;
+            let l = dot(c, &self.left[from..from + TAPS]);
+            if from >= mono_from {
+                let s = to_sample(l);
+                out.extend_from_slice(&[s, s]);
+            } else {
+                let r = dot(c, &self.right[from..from + TAPS]);
+                out.extend_from_slice(&[to_sample(l), to_sample(r)]);
             }
             self.frac += self.mclk_hz;
             while self.frac >= den {
@@ -167,7 +246,8 @@ impl AudioOut {
             }
         }
         let keep_from = self.pos + 1 - HALF;
-        self.hist.drain(..keep_from);
+        self.left.drain(..keep_from);
+        self.right.drain(..keep_from);
         self.pos -= keep_from;
     }
 }
@@ -197,13 +277,7 @@ pub(crate) fn mix_made(
 ) {
     let n = (ym.out.len() / 2).min(psg.out.len());
     mixed(&ym.out[..2 * n], &psg.out[..n]);
-    for i in 0..n {
-        let p = psg.out[i] as i32;
-        a.push(
-            FM_GAIN * ym.out[2 * i] as i32 + p,
-            FM_GAIN * ym.out[2 * i + 1] as i32 + p,
-        );
-    }
+    a.push_mixed(&ym.out[..2 * n], &psg.out[..n]);
     ym.out.drain(..2 * n);
     psg.out.drain(..n);
     a.produce(out);
@@ -411,7 +485,7 @@ mod tests {
         let mut out = Vec::new();
         let inputs = mclk as usize / 1008; // one second
         for _ in 0..inputs {
-            a.hist.push([1000.0, -1000.0]);
+            a.push_filtered(1000.0, -1000.0);
         }
         a.produce(&mut out);
         let frames = out.len() / 2;
@@ -430,7 +504,7 @@ mod tests {
             for i in 0..20_000 {
                 let v =
                     (8000.0 * (2.0 * std::f64::consts::PI * freq * i as f64 / fi).sin()).trunc();
-                a.hist.push([v, v]);
+                a.push_filtered(v, v);
             }
             a.produce(&mut out);
             let s: f64 = out[2000..]
@@ -455,8 +529,91 @@ mod tests {
             assert!(
                 a.coefs
                     .iter()
-                    .all(|&[c, twin]| c == twin && c.fract() == 0.0 && c.abs() < 65536.0)
+                    .all(|row| row.0.iter().all(|&c| c.fract() == 0.0 && c.abs() < 65536.0))
             );
+        }
+    }
+
+    /// The filter's output is the integer sum of coefficients times samples, shifted down, on
+    /// each side: with both sides equal (summed once) and with them different, in stretches,
+    /// against the sum worked out in `i64` here.
+    #[test]
+    fn mono_and_stereo_windows_filter_alike() {
+        let mut a = AudioOut::new(crate::clock::MCLK_NTSC_HZ, 48_000);
+        let mut seed = 0x2545_F491_u32;
+        let mut inputs: Vec<[i64; 2]> = vec![[0; 2]; HALF - 1];
+        for i in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let l = (seed % 60_001) as i64 - 30_000;
+            // Stretches of 1 to 400 samples equal on both sides.
+            let r = if (i / 97) % 3 == 0 || (i / 400) % 2 == 0 {
+                l
+            } else {
+                l / 3 + 7
+            };
+            inputs.push([l, r]);
+            a.push_filtered(l as f64, r as f64);
+        }
+        let mut out = Vec::new();
+        a.produce(&mut out);
+        let den = MCLK_PER_FM_SAMPLE * 48_000;
+        let (mut pos, mut frac) = (HALF - 1, 0u64);
+        for pair in out.chunks(2) {
+            let phase = (frac * PHASES as u64 / den) as usize;
+            for side in 0..2 {
+                let sum: i64 = (0..TAPS)
+                    .map(|j| a.coefs[phase].0[j] as i64 * inputs[pos + 1 - HALF + j][side])
+                    .sum();
+                assert_eq!(pair[side], (sum >> 15).clamp(-32768, 32767) as i16);
+            }
+            frac += crate::clock::MCLK_NTSC_HZ as u64;
+            while frac >= den {
+                frac -= den;
+                pos += 1;
+            }
+        }
+        assert!(out.len() > 30_000);
+    }
+
+    /// Mixing a run of chip samples at once leaves the blocker and the filter's history as
+    /// pushing the mixed samples one by one does.
+    #[test]
+    fn mixing_a_run_is_pushing_its_samples() {
+        let mclk = crate::clock::MCLK_NTSC_HZ;
+        let (mut run, mut one) = (AudioOut::new(mclk, 48_000), AudioOut::new(mclk, 48_000));
+        let mut seed = 0x9E37_79B9_u32;
+        for round in 0..50 {
+            let n = (round * 37) % 200;
+            let mut ym = Vec::new();
+            let mut psg = Vec::new();
+            for i in 0..n {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let l = (seed & 0xFFFF) as i16;
+                let r = if (i / 50) % 2 == 0 {
+                    l
+                } else {
+                    (seed >> 16) as i16
+                };
+                ym.extend_from_slice(&[l / 2, r / 2]);
+                psg.push((seed % 8400) as i16 - 4200);
+            }
+            run.push_mixed(&ym, &psg);
+            for i in 0..n {
+                let p = psg[i] as i32;
+                one.push(
+                    FM_GAIN * ym[2 * i] as i32 + p,
+                    FM_GAIN * ym[2 * i + 1] as i32 + p,
+                );
+            }
+            assert_eq!(
+                (run.dc_x, run.dc_y, run.mono_run),
+                (one.dc_x, one.dc_y, one.mono_run)
+            );
+            assert_eq!((&run.left, &run.right), (&one.left, &one.right));
         }
     }
 
@@ -467,6 +624,6 @@ mod tests {
         for _ in 0..53_267 {
             a.push(384, 384);
         }
-        assert!(a.hist.last().unwrap()[0].abs() <= 1.0);
+        assert!(a.left.last().unwrap().abs() <= 1.0);
     }
 }

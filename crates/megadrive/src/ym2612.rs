@@ -516,7 +516,6 @@ impl Ym2612 {
     /// once for the whole call, and its constant contribution is added to every sample.
     pub fn render_samples(&mut self, n: usize) {
         let tables = &*TABLES;
-        self.out.reserve(n * 2);
         let dirty = self.params.dirty;
         for ch in 0..6 {
             if dirty & (1 << ch) != 0 {
@@ -542,11 +541,16 @@ impl Ym2612 {
             base_left += dac::channel_level(c.out, b4 & 0x80 != 0, self.discrete);
             base_right += dac::channel_level(c.out, b4 & 0x40 != 0, self.discrete);
         }
-        for _ in 0..n {
+        // Written in place rather than pushed (a capacity check per value).
+        let mut out = std::mem::take(&mut self.out);
+        let at = out.len();
+        out.resize(at + 2 * n, 0);
+        for pair in out[at..].chunks_exact_mut(2) {
             let (l, r) = self.sample(tables, active, base_left, base_right);
-            self.out.push(l);
-            self.out.push(r);
+            pair[0] = l;
+            pair[1] = r;
         }
+        self.out = out;
     }
 
     /// One output sample: LFO, envelopes, the `active` channels' operators (the others add
