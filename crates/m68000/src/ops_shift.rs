@@ -90,16 +90,16 @@ impl Cpu {
         op: u16,
     ) -> Result<()> {
         let size = SIZE;
-        let count = if op & 0x20 != 0 {
-            self.regs[((op >> 9) & 7) as usize] & 63
-        } else {
-            match (op >> 9) & 7 {
-                0 => 8,
-                n => n as u32,
-            }
-        };
         let r = (op & 7) as usize;
-        let v = self.shift(KIND, LEFT, size, self.regs[r], count);
+        let (v, count) = if op & 0x20 != 0 {
+            let count = self.regs[((op >> 9) & 7) as usize] & 63;
+            (self.shift(KIND, LEFT, size, self.regs[r], count), count)
+        } else {
+            // An immediate count is 1-8 (field 0 means 8): never the no-shift case, so this
+            // copy of the shift drops that test.
+            let count = (((op >> 9) as u32).wrapping_sub(1) & 7) + 1;
+            (self.shift(KIND, LEFT, size, self.regs[r], count), count)
+        };
         self.set_d(r, size, v);
         self.prefetch(bus)?;
         self.idle(if size == 4 { 4 } else { 2 } + 2 * count);
