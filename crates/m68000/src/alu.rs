@@ -58,14 +58,12 @@ impl Cpu {
     /// N and Z from `res`, V and C clear, X kept (MOVE, logic, TST, CLR...).
     #[inline]
     pub(crate) fn logic_flags(&mut self, size: u8, res: u32) {
-        let mut f = self.sr & X;
-        if res & mask(size) == 0 {
-            f |= Z;
-        }
-        if res & msb(size) != 0 {
-            f |= N;
-        }
-        self.set_ccr(f);
+        // Without branches: N is the masked result's top bit moved into place. The system
+        // byte and X stay, V C and the unused bits 5-7 clear, as `set_ccr` does.
+        let res = res & mask(size);
+        let n = (res >> (8 * size as u32 - 1)) as u16 * N;
+        let z = (res == 0) as u16 * Z;
+        self.sr = (self.sr & (0xFF00 | X)) | n | z;
     }
 
     /// `dst + src + x`, setting X N Z V C (ADDX keeps Z when the result is zero).

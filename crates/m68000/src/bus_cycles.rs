@@ -152,12 +152,25 @@ impl Cpu {
 
     // ---- the prefetch queue ----
 
+    /// The next word of the instruction stream, at PC. No address-error test: PC only
+    /// becomes odd on a jump to an odd target, and a jump's first fetch ([`Cpu::fetch_irc_at`])
+    /// faults there before PC is stepped on, so every fetch that follows is at an even
+    /// address (bit 0 is dropped all the same, as the bus contract asks). Never failing, it
+    /// also spares every `?` after a prefetch its branch.
+    #[inline(always)]
+    fn fetch_next<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let fc = self.program_fc();
+        let v = bus.read_word(self.pc & 0xFF_FFFE, fc, self.cycles);
+        self.cycles += 4 + bus.wait_states() as u64;
+        self.pc = self.pc.wrapping_add(2);
+        v
+    }
+
     /// Takes IRC as an extension word and fetches the next one.
     #[inline(always)]
     pub(crate) fn ext_word<B: Bus>(&mut self, bus: &mut B) -> Result<u16> {
         let w = self.irc;
-        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
-        self.pc = self.pc.wrapping_add(2);
+        self.irc = self.fetch_next(bus);
         Ok(w)
     }
 
@@ -171,8 +184,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn prefetch<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
         self.ird = self.irc;
-        self.irc = self.read_word(bus, self.pc, self.program_fc())?;
-        self.pc = self.pc.wrapping_add(2);
+        self.irc = self.fetch_next(bus);
         Ok(())
     }
 

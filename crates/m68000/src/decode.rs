@@ -74,13 +74,19 @@ fn decode(op: u16) -> Op {
             if !ea_in(op, class) {
                 return Op::Illegal;
             }
-            match kind {
-                0 => Op::Ori,
-                1 => Op::Andi,
-                2 => Op::Subi,
-                3 => Op::Addi,
-                5 => Op::Eori,
-                6 => Op::Cmpi,
+            match (kind, op & 0x38 == 0) {
+                (0, false) => Op::Ori,
+                (1, false) => Op::Andi,
+                (2, false) => Op::Subi,
+                (3, false) => Op::Addi,
+                (5, false) => Op::Eori,
+                (6, false) => Op::Cmpi,
+                (0, true) => Op::OriDn,
+                (1, true) => Op::AndiDn,
+                (2, true) => Op::SubiDn,
+                (3, true) => Op::AddiDn,
+                (5, true) => Op::EoriDn,
+                (6, true) => Op::CmpiDn,
                 _ => Op::Illegal,
             }
         }
@@ -98,7 +104,7 @@ fn decode(op: u16) -> Op {
             if mode_bit(dst_mode, dst_reg) & DATA_ALT == 0 {
                 return Op::Illegal;
             }
-            move_op(op >> 12, (op >> 3) & 7)
+            move_op(op >> 12, (op >> 3) & 7, dst_mode)
         }
         0x4 => decode_line4(op),
         0x5 => {
@@ -241,50 +247,131 @@ fn decode(op: u16) -> Op {
                     Op::Illegal
                 };
             }
-            Op::ShiftReg
+            match ((op >> 3) & 3, op & 0x100 != 0) {
+                (0, false) => Op::AsrReg,
+                (0, true) => Op::AslReg,
+                (1, false) => Op::LsrReg,
+                (1, true) => Op::LslReg,
+                (2, false) => Op::RoxrReg,
+                (2, true) => Op::RoxlReg,
+                (_, false) => Op::RorReg,
+                (_, true) => Op::RolReg,
+            }
         }
         _ => Op::LineF,
     }
 }
 
-/// The MOVE variant for line `line` (1 byte, 3 word, 2 long) and source mode `mode`.
-fn move_op(line: u16, mode: u16) -> Op {
-    const BYTE: [Op; 8] = [
-        Op::MoveB0,
-        Op::MoveB1,
-        Op::MoveB2,
-        Op::MoveB3,
-        Op::MoveB4,
-        Op::MoveB5,
-        Op::MoveB6,
-        Op::MoveB7,
+/// The MOVE variant for line `line` (1 byte, 3 word, 2 long), source mode `mode` and
+/// destination mode `dst_mode`.
+fn move_op(line: u16, mode: u16, dst_mode: u16) -> Op {
+    const ANY: [[Op; 8]; 3] = [
+        [
+            Op::MoveB0,
+            Op::MoveB1,
+            Op::MoveB2,
+            Op::MoveB3,
+            Op::MoveB4,
+            Op::MoveB5,
+            Op::MoveB6,
+            Op::MoveB7,
+        ],
+        [
+            Op::MoveW0,
+            Op::MoveW1,
+            Op::MoveW2,
+            Op::MoveW3,
+            Op::MoveW4,
+            Op::MoveW5,
+            Op::MoveW6,
+            Op::MoveW7,
+        ],
+        [
+            Op::MoveL0,
+            Op::MoveL1,
+            Op::MoveL2,
+            Op::MoveL3,
+            Op::MoveL4,
+            Op::MoveL5,
+            Op::MoveL6,
+            Op::MoveL7,
+        ],
     ];
-    const WORD: [Op; 8] = [
-        Op::MoveW0,
-        Op::MoveW1,
-        Op::MoveW2,
-        Op::MoveW3,
-        Op::MoveW4,
-        Op::MoveW5,
-        Op::MoveW6,
-        Op::MoveW7,
+    const TO_D: [[Op; 8]; 3] = [
+        [
+            Op::MoveB0ToD,
+            Op::MoveB1ToD,
+            Op::MoveB2ToD,
+            Op::MoveB3ToD,
+            Op::MoveB4ToD,
+            Op::MoveB5ToD,
+            Op::MoveB6ToD,
+            Op::MoveB7ToD,
+        ],
+        [
+            Op::MoveW0ToD,
+            Op::MoveW1ToD,
+            Op::MoveW2ToD,
+            Op::MoveW3ToD,
+            Op::MoveW4ToD,
+            Op::MoveW5ToD,
+            Op::MoveW6ToD,
+            Op::MoveW7ToD,
+        ],
+        [
+            Op::MoveL0ToD,
+            Op::MoveL1ToD,
+            Op::MoveL2ToD,
+            Op::MoveL3ToD,
+            Op::MoveL4ToD,
+            Op::MoveL5ToD,
+            Op::MoveL6ToD,
+            Op::MoveL7ToD,
+        ],
     ];
-    const LONG: [Op; 8] = [
-        Op::MoveL0,
-        Op::MoveL1,
-        Op::MoveL2,
-        Op::MoveL3,
-        Op::MoveL4,
-        Op::MoveL5,
-        Op::MoveL6,
-        Op::MoveL7,
+    const TO_INC: [[Op; 8]; 3] = [
+        [
+            Op::MoveB0ToInc,
+            Op::MoveB1ToInc,
+            Op::MoveB2ToInc,
+            Op::MoveB3ToInc,
+            Op::MoveB4ToInc,
+            Op::MoveB5ToInc,
+            Op::MoveB6ToInc,
+            Op::MoveB7ToInc,
+        ],
+        [
+            Op::MoveW0ToInc,
+            Op::MoveW1ToInc,
+            Op::MoveW2ToInc,
+            Op::MoveW3ToInc,
+            Op::MoveW4ToInc,
+            Op::MoveW5ToInc,
+            Op::MoveW6ToInc,
+            Op::MoveW7ToInc,
+        ],
+        [
+            Op::MoveL0ToInc,
+            Op::MoveL1ToInc,
+            Op::MoveL2ToInc,
+            Op::MoveL3ToInc,
+            Op::MoveL4ToInc,
+            Op::MoveL5ToInc,
+            Op::MoveL6ToInc,
+            Op::MoveL7ToInc,
+        ],
     ];
-    let table = match line {
-        1 => &BYTE,
-        3 => &WORD,
-        _ => &LONG,
+    let by_size = match dst_mode {
+        0 => &TO_D,
+        3 => &TO_INC,
+        _ => &ANY,
     };
-    table[mode as usize]
+    let size = match line {
+        1 => 0,
+        3 => 1,
+        _ => 2,
+    };
+    by_size[size][mode as usize]
 }
 
 fn decode_line4(op: u16) -> Op {
@@ -459,6 +546,18 @@ mod tests {
         assert_eq!(decode(0x41FA), Op::Lea7);
         assert_eq!(decode(0x41C0), Op::Illegal);
         assert_eq!(decode(0x3040), Op::Movea);
+        assert_eq!(decode(0x3001), Op::MoveW0ToD);
+        assert_eq!(decode(0x22C0), Op::MoveL0ToInc);
+        assert_eq!(decode(0x1290), Op::MoveB2);
+        assert_eq!(decode(0x0240), Op::AndiDn);
+        assert_eq!(decode(0x0250), Op::Andi);
+        assert_eq!(decode(0x0C00), Op::CmpiDn);
+        assert_eq!(decode(0x0C38), Op::Cmpi);
+        assert_eq!(decode(0xE588), Op::LslReg);
+        assert_eq!(decode(0xE248), Op::LsrReg);
+        assert_eq!(decode(0xE06A), Op::LsrReg);
+        assert_eq!(decode(0xE140), Op::AslReg);
+        assert_eq!(decode(0xE19B), Op::RolReg);
         assert_eq!(decode(0x1040), Op::Illegal);
         assert_eq!(decode(0x5248), Op::AddqAn);
         assert_eq!(decode(0x5308), Op::Illegal);

@@ -258,8 +258,8 @@ impl Cpu {
     }
 
     /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>, one copy per size and operation `KIND` (as for
-    /// [`Cpu::alu`]).
-    pub(crate) fn arith_imm<const SIZE: u8, const KIND: u8, B: Bus>(
+    /// [`Cpu::alu`]) and for a data-register destination (`TO_DN`) or any other.
+    pub(crate) fn arith_imm<const SIZE: u8, const KIND: u8, const TO_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
@@ -267,7 +267,7 @@ impl Cpu {
         let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
         let kind = KIND;
-        let mode = ((op >> 3) & 7) as usize;
+        let mode = if TO_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;
         if mode == 0 {
             let r = self.alu(kind, size, imm, self.regs[reg]);
@@ -287,10 +287,15 @@ impl Cpu {
         self.write_rmw(bus, loc, size, r)
     }
 
-    pub(crate) fn cmpi<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// CMPI, one copy per size and for a data-register destination (`TO_DN`) or any other.
+    pub(crate) fn cmpi<const SIZE: u8, const TO_DN: bool, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
         let imm = self.read_ea(bus, 7, 4, size)?;
-        let mode = ((op >> 3) & 7) as usize;
+        let mode = if TO_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;
         let dst = self.read_ea(bus, mode, reg, size)?;
         self.cmp_op(size, imm, dst);

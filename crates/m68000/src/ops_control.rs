@@ -51,7 +51,8 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn dbcc<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let r = (op & 7) as usize;
-        if self.cond(op >> 8) {
+        // DBF (never true) is every DBcc Sonic 2 runs: one compare instead of the table.
+        if op & 0x0F00 != 0x0100 && self.cond(op >> 8) {
             self.idle(4);
             self.ext_word(bus)?;
             return self.prefetch(bus);

@@ -16,10 +16,11 @@ fn size_of_move(op: u16) -> u8 {
 
 impl Cpu {
     /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2) from source mode
-    /// `SRC_MODE`: one copy per size and mode (the decode table tells them apart), so the masks,
-    /// the size tests and the source's addressing-mode match fold away in the most frequent
-    /// instruction.
-    pub(crate) fn move_<const SIZE: u8, const SRC_MODE: usize, B: Bus>(
+    /// `SRC_MODE` to destination mode `DST_MODE` (0 Dn, 3 (An)+, or 8: the others, read from
+    /// the opcode): one copy per combination the decode table tells apart, so the masks, the
+    /// size tests and the addressing-mode matches fold away in the most frequent instruction,
+    /// and a copy to a register saves and restores few host registers.
+    pub(crate) fn move_<const SIZE: u8, const SRC_MODE: usize, const DST_MODE: usize, B: Bus>(
         &mut self,
         bus: &mut B,
         op: u16,
@@ -28,7 +29,11 @@ impl Cpu {
         let src_mode = SRC_MODE;
         let src_reg = (op & 7) as usize;
         let value = self.read_ea(bus, src_mode, src_reg, size)?;
-        let dst_mode = ((op >> 6) & 7) as usize;
+        let dst_mode = if DST_MODE == 8 {
+            ((op >> 6) & 7) as usize
+        } else {
+            DST_MODE
+        };
         let dst_reg = ((op >> 9) & 7) as usize;
         match dst_mode {
             0 => {

@@ -82,18 +82,24 @@ impl Cpu {
         res
     }
 
-    pub(crate) fn shift_reg<const SIZE: u8, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
+    /// A shift or rotate of Dn: one copy per size, operation `KIND` (as [`Cpu::shift`]) and
+    /// direction, from the decode table, so only the count's source is decided here.
+    pub(crate) fn shift_reg<const SIZE: u8, const KIND: u16, const LEFT: bool, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> Result<()> {
         let size = SIZE;
-        let count = if op & 0x20 != 0 {
-            self.regs[((op >> 9) & 7) as usize] & 63
-        } else {
-            match (op >> 9) & 7 {
-                0 => 8,
-                n => n as u32,
-            }
-        };
         let r = (op & 7) as usize;
-        let v = self.shift((op >> 3) & 3, op & 0x100 != 0, size, self.regs[r], count);
+        let (v, count) = if op & 0x20 != 0 {
+            let count = self.regs[((op >> 9) & 7) as usize] & 63;
+            (self.shift(KIND, LEFT, size, self.regs[r], count), count)
+        } else {
+            // An immediate count is 1-8 (field 0 means 8): never the no-shift case, so this
+            // copy of the shift drops that test.
+            let count = (((op >> 9) as u32).wrapping_sub(1) & 7) + 1;
+            (self.shift(KIND, LEFT, size, self.regs[r], count), count)
+        };
         self.set_d(r, size, v);
         self.prefetch(bus)?;
         self.idle(if size == 4 { 4 } else { 2 } + 2 * count);
