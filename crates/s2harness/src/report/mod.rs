@@ -72,18 +72,32 @@ impl RunOutcome {
         model: Trace,
         reference: Option<&std::path::Path>,
     ) {
+        let reference = || reference.map(|r| Trace::read(r).map_err(|e| e.to_string()));
+        match game {
+            Ok(g) => self.compare_with(Ok(g), model, reference()),
+            Err(e) => self.compare_with(Err(format!("{scenario}: {e}")), model, None),
+        }
+    }
+
+    /// [`RunOutcome::compare_game`] with the reference trace already read (or why it could not
+    /// be) and the game's failure already worded.
+    pub fn compare_with(
+        &mut self,
+        game: Result<Trace, String>,
+        model: Trace,
+        reference: Option<Result<Trace, String>>,
+    ) {
         match game {
             Ok(g) => {
                 self.vs_model = Some(s2model::diff(&model, &g));
-                if let Some(r) = reference {
-                    match Trace::read(r) {
-                        Ok(reference) => self.vs_reference = Some(s2model::diff(&reference, &g)),
-                        Err(e) => self.error = Some(e.to_string()),
-                    }
+                match reference {
+                    Some(Ok(reference)) => self.vs_reference = Some(s2model::diff(&reference, &g)),
+                    Some(Err(e)) => self.error = Some(e),
+                    None => {}
                 }
                 self.game = Some(g);
             }
-            Err(e) => self.error = Some(format!("{scenario}: {e}")),
+            Err(e) => self.error = Some(e),
         }
         self.model = Some(model);
     }

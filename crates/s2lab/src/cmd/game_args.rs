@@ -1,6 +1,6 @@
 //! The options every command that runs the game shares: which ROM, and which 68000 core.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 use megadrive::CpuBackend;
@@ -32,14 +32,23 @@ impl RomOpt {
     /// Finds, checks and boots the ROM to Emerald Hill Act 1.
     pub fn boot(&self) -> Result<Game> {
         let (path, rom) = self.read()?;
-        let game =
-            Game::boot_with_cpu(&rom, self.cpu).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let game = self.boot_quietly(&path, &rom)?;
+        Self::announce(&path, &game);
+        Ok(game)
+    }
+
+    /// Boots `rom` (read from `path` by [`RomOpt::read`]) without saying so.
+    pub fn boot_quietly(&self, path: &Path, rom: &RomImage) -> Result<Game> {
+        Game::boot_with_cpu(rom, self.cpu).map_err(|e| anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The line [`RomOpt::boot`] prints once the game has booted.
+    pub fn announce(path: &Path, game: &Game) {
         eprintln!(
             "{}: Sonic 2 {}, booted to Emerald Hill Act 1 in {} frames",
             path.display(),
             game.revision().revision,
             game.boot_frames
         );
-        Ok(game)
     }
 }

@@ -6,13 +6,17 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow};
 use s2harness::report::{self, Results, RunOutcome};
 use s2harness::shard::Shard;
 use s2harness::store;
-use s2harness::suite_run::{Job, jobs_in, run_all_until, run_job, run_job_model_only};
+use s2harness::suite_run::{
+    Job, Loaded, jobs_in, load_job, run_all_until, run_loaded, run_loaded_model_only,
+};
 use s2harness::terrain_run::{self, Coverage, TerrainJob, TerrainKit, run_terrain_job};
 
 use super::game_args::RomOpt;
@@ -81,16 +85,17 @@ fn traces_dir(args: &SuiteArgs) -> PathBuf {
     }
 }
 
-/// A flat-stage job (a scenario file) or a terrain job (its scenario already read or generated).
+/// A flat-stage job (a scenario file, with its inputs once read) or a terrain job (its scenario
+/// already read or generated).
 enum AnyJob {
-    Flat(Job),
+    Flat(Job, Mutex<Option<Box<Loaded>>>),
     Terrain(Box<TerrainJob>),
 }
 
 impl AnyJob {
     fn describe(&self) -> String {
         match self {
-            AnyJob::Flat(j) => format!("{} / {}", j.suite, j.scenario.display()),
+            AnyJob::Flat(j, _) => format!("{} / {}", j.suite, j.scenario.display()),
             AnyJob::Terrain(j) => format!("{} / {}", j.suite, j.scenario.name),
         }
     }
@@ -161,27 +166,46 @@ fn collect_jobs(args: &SuiteArgs, traces: &std::path::Path, model_only: bool) ->
     Ok(jobs)
 }
 
-/// Reads every scenario and reference trace before the boot: a typo costs no boot, and
-/// nothing runs until every input is good.
-fn check_inputs(jobs: &[Job]) -> Result<()> {
+/// Reads every scenario and reference trace on `threads` workers: nothing runs until every
+/// input is good, and the runs take their inputs from here instead of reading them again.
+/// Warnings and errors come out in job order.
+fn load_inputs(jobs: &[Job], threads: usize) -> Result<Vec<Loaded>> {
+    let next = AtomicUsize::new(0);
+    let read: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, jobs.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        mine.push((i, load_job(job)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("no input reader panicked"))
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    });
     let mut bad = Vec::new();
-    for j in jobs {
-        match s2model::Scenario::load(&j.scenario) {
-            Ok(sc) => {
-                for w in sc.warnings() {
-                    eprintln!("warning: {}: {w}", j.scenario.display());
-                }
-            }
-            Err(e) => bad.push(e.to_string()),
+    let mut loaded = Vec::with_capacity(jobs.len());
+    for (j, r) in jobs.iter().zip(read) {
+        let (warnings, inputs) = r;
+        for w in warnings {
+            eprintln!("warning: {}: {w}", j.scenario.display());
         }
-        if let Some(r) = &j.reference
-            && let Err(e) = s2model::Trace::read(r)
-        {
-            bad.push(e.to_string());
+        match inputs {
+            Ok(inputs) => loaded.push(inputs),
+            Err(why) => bad.extend(why),
         }
     }
     if bad.is_empty() {
-        Ok(())
+        Ok(loaded)
     } else {
         Err(anyhow!(
             "{} of the inputs are invalid; nothing was run:\n  {}",
@@ -216,15 +240,32 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
     let model_only = model_only(args);
     let shard = args.shard.unwrap_or_default();
     let flat = collect_jobs(args, &traces, model_only)?;
-    // Every shard's inputs are read before the boot: a typo costs no boot.
-    check_inputs(&flat)?;
-    let booted = if model_only {
-        None
-    } else {
-        let (path, rom) = args.rom.read()?;
-        Some((args.rom.boot()?, rom, path))
-    };
-    let mut all: Vec<AnyJob> = flat.into_iter().map(AnyJob::Flat).collect();
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Every shard's inputs are read (on all the workers) while the game boots beside them; an
+    // invalid input is reported first, and nothing runs until every input is good.
+    let (loaded, booted) = std::thread::scope(|scope| {
+        let boot = (!model_only).then(|| {
+            scope.spawn(|| -> Result<_> {
+                let (path, rom) = args.rom.read()?;
+                Ok((args.rom.boot_quietly(&path, &rom)?, rom, path))
+            })
+        });
+        let loaded = load_inputs(&flat, threads);
+        let booted = boot.map(|b| b.join().expect("the boot did not panic"));
+        (loaded, booted)
+    });
+    let loaded = loaded?;
+    let booted = booted.transpose()?;
+    if let Some((game, _, path)) = &booted {
+        RomOpt::announce(path, game);
+    }
+    let mut all: Vec<AnyJob> = flat
+        .into_iter()
+        .zip(loaded)
+        .map(|(j, inputs)| AnyJob::Flat(j, Mutex::new(Some(Box::new(inputs)))))
+        .collect();
     // The terrain suites: generated from the act's terrain, which the game has just loaded.
     let kit = match &booted {
         Some((game, rom, path))
@@ -248,9 +289,6 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         .filter(|(i, _)| shard.contains(*i as u64))
         .map(|(i, j)| (i as u64, j))
         .unzip();
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if shard != Shard::ALL {
         eprintln!("shard {shard}: {} of {total} jobs", jobs.len());
     }
@@ -284,8 +322,17 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         let coverage = &coverage;
         Box::new(move |job: &AnyJob| {
             let mut o = match (job, &g, &kit) {
-                (AnyJob::Flat(j), Some(g), _) => run_job(g, j),
-                (AnyJob::Flat(j), None, _) => run_job_model_only(j),
+                (AnyJob::Flat(j, inputs), g, _) => {
+                    let inputs = inputs
+                        .lock()
+                        .expect("no worker panicked")
+                        .take()
+                        .expect("each job runs once");
+                    match g {
+                        Some(g) => run_loaded(g, j, *inputs),
+                        None => run_loaded_model_only(j, *inputs),
+                    }
+                }
                 (AnyJob::Terrain(j), _, Some(kit)) => {
                     let (o, c) = run_terrain_job(kit, j);
                     coverage.lock().expect("no worker panicked").add(&c);
