@@ -133,7 +133,8 @@ pub struct WatchHit {
 #[derive(Clone, Debug)]
 pub struct System {
     pub cart: Cartridge,
-    pub ram: Vec<u8>,
+    /// Work RAM: a fixed size, so the 68000's accesses (`addr & $FFFF`) need no bounds test.
+    pub ram: Box<[u8; WORK_RAM_BYTES]>,
     pub io: Io,
     pub vdp: Vdp,
     pub zbus: Z80Bus,
@@ -867,10 +868,8 @@ impl Bus {
             return self.sys.cart.read_word(addr);
         }
         if addr >= 0xE0_0000 {
-            let a = (addr & 0xFFFF) as usize;
-            if let Some(&[hi, lo]) = self.sys.ram.get(a..a + 2) {
-                return u16::from_be_bytes([hi, lo]);
-            }
+            let a = (addr & 0xFFFE) as usize;
+            return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
         }
         if let Some(cycle) = cycle {
             self.sys.access_clock = cycle;
@@ -880,11 +879,6 @@ impl Bus {
 
     #[inline(never)]
     fn read_u16_ports(&mut self, addr: u32) -> u16 {
-        if addr >= 0xE0_0000 {
-            // Only with work RAM replaced by a shorter one (a public field): index as before.
-            let a = (addr & 0xFFFF) as usize;
-            return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
-        }
         self.sys.enter_port();
         match addr >> 16 {
             0xA0 => {
@@ -951,7 +945,7 @@ impl Bus {
         let addr = addr & 0xFF_FFFE;
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
-            let a = (addr & 0xFFFF) as usize;
+            let a = (addr & 0xFFFE) as usize;
             self.sys.ram[a] = (value >> 8) as u8;
             self.sys.ram[a + 1] = value as u8;
             if !self.sys.watches.is_empty() {

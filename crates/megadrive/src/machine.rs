@@ -123,7 +123,7 @@ impl Machine {
         let region = options.region.unwrap_or_else(|| cart.header_region());
         let sys = System {
             cart,
-            ram: vec![0; WORK_RAM_BYTES],
+            ram: Box::new([0; WORK_RAM_BYTES]),
             io: Io::new(region, options.pads),
             vdp: Vdp::new(region.pal),
             zbus: Z80Bus::new(),
