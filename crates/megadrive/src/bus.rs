@@ -177,6 +177,12 @@ pub struct System {
     pub timing: Timing,
     pub watches: Vec<Watch>,
     pub watch_hit: Option<WatchHit>,
+    /// The work RAM offsets the watches cover, as the first and the span to the last
+    /// (`u32::MAX`, 0 when none is in work RAM): a RAM write outside them skips
+    /// [`System::note_write`]. Derived from `watches` at the start of every `Machine::run`
+    /// ([`System::derive_ram_watch`]), the only time the 68000 writes.
+    pub(crate) ram_watch_first: u32,
+    pub(crate) ram_watch_span: u32,
     /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
     /// interrupt, or the Z80 wrote through its bank window, since the scheduler last cleared
     /// this (its idle-loop detection).
@@ -303,6 +309,27 @@ impl System {
         self.touched = true;
         self.sync_clock();
         self.ask_boundary();
+    }
+
+    /// Works out `ram_watch_first` and `ram_watch_span` from `watches`.
+    pub(crate) fn derive_ram_watch(&mut self) {
+        let offsets = self
+            .watches
+            .iter()
+            .map(|w| canonical(w.addr))
+            .filter(|&a| a >= 0xFF_0000)
+            .map(|a| a & 0xFFFF);
+        let (first, last) = offsets.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)));
+        self.ram_watch_first = first;
+        self.ram_watch_span = last.saturating_sub(first);
+    }
+
+    /// Whether a work RAM write of `len` bytes at offset `a` may hit a watch: its last byte
+    /// at or after the first watched offset and its first byte at or before the last (one
+    /// compare; with no watch in RAM `first` is out of reach).
+    #[inline(always)]
+    fn ram_watched(&self, a: u32, len: u32) -> bool {
+        (a + len - 1).wrapping_sub(self.ram_watch_first) <= self.ram_watch_span + (len - 1)
     }
 
     fn note_write(&mut self, addr: u32, bytes: &[u8]) {
@@ -909,7 +936,7 @@ impl Bus {
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
             self.sys.ram[(addr & 0xFFFF) as usize] = value;
-            if !self.sys.watches.is_empty() {
+            if self.sys.ram_watched(addr & 0xFFFF, 1) {
                 self.sys.note_write(addr, &[value]);
             }
             return;
@@ -948,7 +975,7 @@ impl Bus {
             let a = (addr & 0xFFFE) as usize;
             self.sys.ram[a] = (value >> 8) as u8;
             self.sys.ram[a + 1] = value as u8;
-            if !self.sys.watches.is_empty() {
+            if self.sys.ram_watched(a as u32, 2) {
                 self.sys.note_write(addr, &value.to_be_bytes());
             }
             return;

@@ -145,6 +145,8 @@ impl Machine {
             timing: options.timing,
             watches: Vec::new(),
             watch_hit: None,
+            ram_watch_first: u32::MAX,
+            ram_watch_span: 0,
             touched: false,
             z80_touched: false,
             boundary_check: false,
@@ -200,8 +202,10 @@ impl Machine {
         // The 68000's idle-loop candidate, carried from line to line within this call (nothing
         // outside the machine runs in between; see `run_ours`).
         let mut idle = None;
-        // Anything may have changed since the last call (the harness pokes RAM, loads states).
+        // Anything may have changed since the last call (the harness pokes RAM, loads states,
+        // sets watches).
         self.bus.z80_idle = None;
+        self.bus.sys.derive_ram_watch();
         loop {
             match self.phase {
                 Phase::LineStart => self.begin_line(),
