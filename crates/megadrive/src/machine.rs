@@ -532,10 +532,11 @@ struct OursIdle {
 /// the interrupt level, the watch hit, the refresh stall and the target worked out, as
 /// [`run_core`] does at every boundary; the interrupt level and the watch hit only after such
 /// an access or while the VDP's one-instruction latency is running (`System::boundary_check`).
-/// The idle-loop skip is [`run_core`]'s, at the same boundaries, except that a candidate is
-/// compared from its third arrival (the first pass that touched nothing records the CPU), so a
-/// busy loop's backward branches do not copy the CPU each pass; the skip is exact, so finding
-/// it a pass later changes nothing.
+/// The idle-loop skip is [`run_core`]'s, except that the CPU is taken to be back at the
+/// candidate only at a backward branch (the end of a pass), and that a candidate is compared
+/// from its third arrival (the first pass that touched nothing records the CPU), so a busy
+/// loop's backward branches do not copy the CPU each pass; the skip is exact, so finding it
+/// a pass later changes nothing.
 ///
 /// The candidate carries over from one run to the next within a [`Machine::run`] call: between
 /// the two only the line events, DMA and the Z80 run, none of which a loop that reads only ROM
@@ -659,10 +660,12 @@ fn boundary<const SKIP_IDLE: bool>(
     bus.sys.instruction_clock = cycles;
     let pc = cpu.instruction_pc();
     let from = std::mem::replace(&mut bus.sys.pc, pc);
-    if SKIP_IDLE {
+    // A loop's passes end in a backward branch to its start: only then is the CPU back at
+    // the candidate or at a new one (one compare after the usual forward step).
+    if SKIP_IDLE && pc <= from && !interrupt {
         if pc == idle.pc {
             arrive(cpu, bus, target, idle);
-        } else if pc <= from && !interrupt {
+        } else {
             idle.pc = pc;
             idle.at = cycles;
             idle.state = None;
