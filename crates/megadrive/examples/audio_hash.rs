@@ -32,6 +32,6 @@ fn main() {
     }
     println!(
         "{samples} samples, audio {h:016x}, RAM {:016x}",
-        fnv(0xcbf2_9ce4_8422_2325, &m.bus.sys.ram)
+        fnv(0xcbf2_9ce4_8422_2325, &m.bus.sys.ram[..])
     );
 }

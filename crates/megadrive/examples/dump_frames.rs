@@ -40,7 +40,7 @@ fn main() {
         for p in view.to_rgb() {
             buf.extend_from_slice(&[(p >> 16) as u8, (p >> 8) as u8, p as u8]);
         }
-        buf.extend_from_slice(&m.bus.sys.ram);
+        buf.extend_from_slice(&m.bus.sys.ram[..]);
         if out.write_all(&buf).is_err() {
             return; // the reader stopped early
         }

@@ -133,7 +133,8 @@ pub struct WatchHit {
 #[derive(Clone, Debug)]
 pub struct System {
     pub cart: Cartridge,
-    pub ram: Vec<u8>,
+    /// Work RAM: a fixed size, so the 68000's accesses (`addr & $FFFF`) need no bounds test.
+    pub ram: Box<[u8; WORK_RAM_BYTES]>,
     pub io: Io,
     pub vdp: Vdp,
     pub zbus: Z80Bus,
@@ -141,7 +142,12 @@ pub struct System {
     pub psg: Psg,
     /// Sound synthesis on a second thread (`sound_thread`).
     pub sound_thread: crate::sound_thread::SoundThread,
-    /// The 68000's absolute master clock (start of the instruction being executed).
+    /// The 68000's absolute master clock (start of the instruction being executed). While
+    /// our 68000 runs (`machine::run_ours`) it is kept lazily: it holds the clock at the CPU
+    /// clock `now_cycles`, and the instruction starts `instruction_clock`, so the true clock is
+    /// `now + (instruction_clock - now_cycles) * M68K_DIVIDER`. Everything that reads or
+    /// moves it during a run (the ports, a watch hit) brings it up to date first
+    /// ([`System::sync_clock`]); between runs the two CPU clocks are equal and it is exact.
     pub now: u64,
     /// Next DRAM refresh stall.
     pub refresh_at: u64,
@@ -158,6 +164,12 @@ pub struct System {
     /// instruction, so not in save states).
     pub instruction_clock: u64,
     pub access_clock: u64,
+    /// The CPU clock at which `now` holds (see `now`).
+    pub now_cycles: u64,
+    /// The CPU clock from which our 68000's loop must look at its boundary again (the
+    /// target, the next refresh stall; 0 after an access that set `boundary_check`), so
+    /// that every other boundary is one compare (`machine::run_ours`).
+    pub look_at: u64,
     /// PC of the instruction being executed (open-bus reads return its prefetch).
     pub pc: u32,
     /// TMSS register $A14000.
@@ -165,6 +177,12 @@ pub struct System {
     pub timing: Timing,
     pub watches: Vec<Watch>,
     pub watch_hit: Option<WatchHit>,
+    /// The work RAM offsets the watches cover, as the first and the span to the last
+    /// (`u32::MAX`, 0 when none is in work RAM): a RAM write outside them skips
+    /// [`System::note_write`]. Derived from `watches` at the start of every `Machine::run`
+    /// ([`System::derive_ram_watch`]), the only time the 68000 writes.
+    pub(crate) ram_watch_first: u32,
+    pub(crate) ram_watch_span: u32,
     /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
     /// interrupt, or the Z80 wrote through its bank window, since the scheduler last cleared
     /// this (its idle-loop detection).
@@ -268,6 +286,52 @@ impl System {
         }
     }
 
+    /// Brings the lazily kept clock up to the start of the instruction being executed (see
+    /// `now`): a no-op between runs and under the `m68k` backend, which keep it exact.
+    #[inline(always)]
+    pub(crate) fn sync_clock(&mut self) {
+        self.now += (self.instruction_clock - self.now_cycles) * M68K_DIVIDER;
+        self.now_cycles = self.instruction_clock;
+    }
+
+    /// Makes our 68000's loop look at the next boundary (the interrupt level, a watch hit,
+    /// the target against a clock that may have moved).
+    #[inline(always)]
+    pub(crate) fn ask_boundary(&mut self) {
+        self.boundary_check = true;
+        self.look_at = 0;
+    }
+
+    /// What every 68000 access past ROM and work RAM does first: marks the bus touched (the
+    /// idle-loop detection), brings the clock up to date, asks for a look at the boundary.
+    #[inline(always)]
+    fn enter_port(&mut self) {
+        self.touched = true;
+        self.sync_clock();
+        self.ask_boundary();
+    }
+
+    /// Works out `ram_watch_first` and `ram_watch_span` from `watches`.
+    pub(crate) fn derive_ram_watch(&mut self) {
+        let offsets = self
+            .watches
+            .iter()
+            .map(|w| canonical(w.addr))
+            .filter(|&a| a >= 0xFF_0000)
+            .map(|a| a & 0xFFFF);
+        let (first, last) = offsets.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)));
+        self.ram_watch_first = first;
+        self.ram_watch_span = last.saturating_sub(first);
+    }
+
+    /// Whether a work RAM write of `len` bytes at offset `a` may hit a watch: its last byte
+    /// at or after the first watched offset and its first byte at or before the last (one
+    /// compare; with no watch in RAM `first` is out of reach).
+    #[inline(always)]
+    fn ram_watched(&self, a: u32, len: u32) -> bool {
+        (a + len - 1).wrapping_sub(self.ram_watch_first) <= self.ram_watch_span + (len - 1)
+    }
+
     fn note_write(&mut self, addr: u32, bytes: &[u8]) {
         if self.watches.is_empty() || self.watch_hit.is_some() {
             return;
@@ -288,12 +352,13 @@ impl System {
             if let Some(w) = self.watches.iter().find(|w| canonical(w.addr) == a)
                 && w.value.is_none_or(|v| v == b)
             {
+                self.sync_clock();
                 self.watch_hit = Some(WatchHit {
                     addr: a,
                     value: b,
                     mclk: self.now,
                 });
-                self.boundary_check = true;
+                self.ask_boundary();
                 return;
             }
         }
@@ -795,6 +860,13 @@ impl Bus {
     /// and ROM, which have no side effects).
     #[inline(always)]
     pub fn read_u8(&mut self, addr: u32) -> u8 {
+        self.read_u8_at(addr, None)
+    }
+
+    /// [`Bus::read_u8`] for our 68000, with the access's own clock: kept (`access_clock`,
+    /// the hardware profile's port timing) only where it is used, on the way to the ports.
+    #[inline(always)]
+    fn read_u8_at(&mut self, addr: u32, cycle: Option<u64>) -> u8 {
         // The 68000's hot path, ROM and work RAM, inline; the ports out of line.
         let addr = addr & 0xFF_FFFF;
         if addr < 0x40_0000 {
@@ -803,13 +875,15 @@ impl Bus {
         if addr >= 0xE0_0000 {
             return self.sys.ram[(addr & 0xFFFF) as usize];
         }
+        if let Some(cycle) = cycle {
+            self.sys.access_clock = cycle;
+        }
         self.read_u8_ports(addr)
     }
 
     #[inline(never)]
     fn read_u8_ports(&mut self, addr: u32) -> u8 {
-        self.sys.touched = true;
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -826,28 +900,29 @@ impl Bus {
 
     #[inline(always)]
     pub fn read_u16(&mut self, addr: u32) -> u16 {
+        self.read_u16_at(addr, None)
+    }
+
+    /// [`Bus::read_u16`] with the access's clock (see [`Bus::read_u8_at`]).
+    #[inline(always)]
+    fn read_u16_at(&mut self, addr: u32, cycle: Option<u64>) -> u16 {
         let addr = addr & 0xFF_FFFE;
         if addr < 0x40_0000 {
             return self.sys.cart.read_word(addr);
         }
         if addr >= 0xE0_0000 {
-            let a = (addr & 0xFFFF) as usize;
-            if let Some(&[hi, lo]) = self.sys.ram.get(a..a + 2) {
-                return u16::from_be_bytes([hi, lo]);
-            }
+            let a = (addr & 0xFFFE) as usize;
+            return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+        }
+        if let Some(cycle) = cycle {
+            self.sys.access_clock = cycle;
         }
         self.read_u16_ports(addr)
     }
 
     #[inline(never)]
     fn read_u16_ports(&mut self, addr: u32) -> u16 {
-        if addr >= 0xE0_0000 {
-            // Only with work RAM replaced by a shorter one (a public field): index as before.
-            let a = (addr & 0xFFFF) as usize;
-            return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
-        }
-        self.sys.touched = true;
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         match addr >> 16 {
             0xA0 => {
                 if self.sys.zbus.m68k_has_bus() {
@@ -867,21 +942,30 @@ impl Bus {
     /// A 68000 byte write: work RAM inline, everything else out of line.
     #[inline(always)]
     pub fn write_u8(&mut self, addr: u32, value: u8) {
+        self.write_u8_at(addr, value, None)
+    }
+
+    /// [`Bus::write_u8`] with the access's clock (see [`Bus::read_u8_at`]).
+    #[inline(always)]
+    fn write_u8_at(&mut self, addr: u32, value: u8, cycle: Option<u64>) {
         let addr = addr & 0xFF_FFFF;
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
             self.sys.ram[(addr & 0xFFFF) as usize] = value;
-            if !self.sys.watches.is_empty() {
+            if self.sys.ram_watched(addr & 0xFFFF, 1) {
                 self.sys.note_write(addr, &[value]);
             }
             return;
+        }
+        if let Some(cycle) = cycle {
+            self.sys.access_clock = cycle;
         }
         self.write_u8_ports(addr, value);
     }
 
     #[inline(never)]
     fn write_u8_ports(&mut self, addr: u32, value: u8) {
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         match addr >> 16 {
             0x00..=0x3F => self.sys.cart.write_byte(addr, value),
             0xA0 if self.sys.zbus.m68k_has_bus() => self.z80_area_write(addr, value),
@@ -895,23 +979,32 @@ impl Bus {
     /// A 68000 word write: work RAM inline, everything else out of line.
     #[inline(always)]
     pub fn write_u16(&mut self, addr: u32, value: u16) {
+        self.write_u16_at(addr, value, None)
+    }
+
+    /// [`Bus::write_u16`] with the access's clock (see [`Bus::read_u8_at`]).
+    #[inline(always)]
+    fn write_u16_at(&mut self, addr: u32, value: u16, cycle: Option<u64>) {
         let addr = addr & 0xFF_FFFE;
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
-            let a = (addr & 0xFFFF) as usize;
+            let a = (addr & 0xFFFE) as usize;
             self.sys.ram[a] = (value >> 8) as u8;
             self.sys.ram[a + 1] = value as u8;
-            if !self.sys.watches.is_empty() {
+            if self.sys.ram_watched(a as u32, 2) {
                 self.sys.note_write(addr, &value.to_be_bytes());
             }
             return;
+        }
+        if let Some(cycle) = cycle {
+            self.sys.access_clock = cycle;
         }
         self.write_u16_ports(addr, value);
     }
 
     #[inline(never)]
     fn write_u16_ports(&mut self, addr: u32, value: u16) {
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         match addr >> 16 {
             0x00..=0x3F => {
                 self.sys.cart.write_byte(addr, (value >> 8) as u8);
@@ -951,8 +1044,7 @@ impl M68kBus for Bus {
         self.write_u16(addr, value)
     }
     fn interrupt_acknowledge(&mut self, level: u8) {
-        self.sys.touched = true;
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         self.sys.vdp.acknowledge(level);
     }
 }
@@ -1086,37 +1178,33 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
 }
 
 /// Our 68000 on the console's bus. Every access of an instruction is made at the clock the
-/// instruction started (`sys.now`, moved once per instruction by [`Bus::advance_cpu`]), as with
-/// `m68k`: the verified Sonic 2 results depend on it. The per-access `cycle` is kept
-/// (`access_clock`) and used only by the hardware profile (`Timing::HARDWARE`).
+/// instruction started (`sys.now`, brought up to it by [`System::sync_clock`] on the way to
+/// the ports), as with `m68k`: the verified Sonic 2 results depend on it. The per-access `cycle` is kept
+/// (`access_clock`) on the way to the ports and used only by the hardware profile
+/// (`Timing::HARDWARE`).
 impl m68000::Bus for Bus {
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]
     fn read_word(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u16 {
-        self.sys.access_clock = cycle;
-        self.read_u16(addr)
+        self.read_u16_at(addr, Some(cycle))
     }
     #[inline(always)]
     fn read_byte(&mut self, addr: u32, _fc: m68000::FunctionCode, cycle: u64) -> u8 {
-        self.sys.access_clock = cycle;
-        self.read_u8(addr)
+        self.read_u8_at(addr, Some(cycle))
     }
     #[inline(always)]
     fn write_word(&mut self, addr: u32, value: u16, _fc: m68000::FunctionCode, cycle: u64) {
-        self.sys.access_clock = cycle;
-        self.write_u16(addr, value)
+        self.write_u16_at(addr, value, Some(cycle))
     }
     #[inline(always)]
     fn write_byte(&mut self, addr: u32, value: u8, _fc: m68000::FunctionCode, cycle: u64) {
-        self.sys.access_clock = cycle;
-        self.write_u8(addr, value)
+        self.write_u8_at(addr, value, Some(cycle))
     }
     // TAS keeps its write-back (the trait's default), as the console has with `m68k` and the
     // Genesis Plus GX 1.7 results were verified with; the real bus arbiter drops it (Gargoyles).
     fn interrupt_acknowledge(&mut self, level: u8, _cycle: u64) -> m68000::InterruptAck {
-        self.sys.touched = true;
-        self.sys.boundary_check = true;
+        self.sys.enter_port();
         self.sys.vdp.acknowledge(level);
         // The Mega Drive autovectors every level.
         m68000::InterruptAck::Autovector

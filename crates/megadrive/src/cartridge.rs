@@ -52,10 +52,34 @@ pub struct Cartridge {
     /// select windows 1-7; window 0 is fixed).
     pub banks: [u8; 8],
     pub mapper: bool,
-    /// `len - 1` when the cartridge is a plain ROM (no SRAM, no mapper) whose length is a
-    /// power of two: then an address in the area maps to its byte by one mask, mirrors
-    /// included (the 68000's hot path; everything else goes through `rom_offset`).
-    plain_mask: Option<u32>,
+    /// When the cartridge is a plain ROM (no SRAM, no mapper): the whole cartridge area as
+    /// the 68000 reads it, mirrors included, so a read is one mask and one index with no
+    /// bounds test (the 68000's hot path: every instruction fetch; everything else goes
+    /// through `rom_offset`). Derived from `rom`.
+    area: CartArea,
+}
+
+/// The cartridge area of a plain ROM ([`Cartridge::derive_fast_path`]): derived state, so it
+/// compares equal to anything and prints as its size.
+#[derive(Clone, Default)]
+struct CartArea {
+    /// Shared by copies of the machine, like the image. Its own `Option`, so a read tests and
+    /// loads one pointer.
+    bytes: Option<Arc<[u8; CART_AREA_BYTES]>>,
+    /// The image it was built from (the same allocation as `Cartridge::rom`, while it is).
+    from: Option<Arc<[u8]>>,
+}
+
+equal_to_any!(CartArea);
+
+impl std::fmt::Debug for CartArea {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "CartArea({} bytes)",
+            self.bytes.as_ref().map_or(0, |b| b.len())
+        )
+    }
 }
 
 impl Cartridge {
@@ -83,7 +107,7 @@ impl Cartridge {
             sram_control,
             banks: [0, 1, 2, 3, 4, 5, 6, 7],
             mapper,
-            plain_mask: None,
+            area: CartArea::default(),
         };
         cart.derive_fast_path();
         Ok(cart)
@@ -128,9 +152,35 @@ impl Cartridge {
     /// Works out whether reads may take the one-mask path; call after changing `rom`, `sram`
     /// or `mapper` (the state loader does).
     pub fn derive_fast_path(&mut self) {
-        let len = self.rom.len();
-        self.plain_mask = (self.sram.is_none() && !self.mapper && len.is_power_of_two())
-            .then(|| (len.min(CART_AREA_BYTES) - 1) as u32);
+        if self.sram.is_some() || self.mapper {
+            self.area = CartArea::default();
+            return;
+        }
+        // Kept when it was built from this image (a state loaded into the machine).
+        if self.area.bytes.is_some()
+            && self
+                .area
+                .from
+                .as_ref()
+                .is_some_and(|from| Arc::ptr_eq(from, &self.rom))
+        {
+            return;
+        }
+        // The image repeats through the area (`rom_offset` without a mapper): copied once,
+        // then the filled part doubled, which keeps every copy at a multiple of its length.
+        let mut bytes = vec![0u8; CART_AREA_BYTES];
+        let len = self.rom.len().min(CART_AREA_BYTES);
+        bytes[..len].copy_from_slice(&self.rom[..len]);
+        let mut filled = len;
+        while filled < CART_AREA_BYTES {
+            let n = filled.min(CART_AREA_BYTES - filled);
+            bytes.copy_within(..n, filled);
+            filled += n;
+        }
+        self.area = CartArea {
+            bytes: Arc::<[u8]>::from(bytes).try_into().ok(),
+            from: Some(self.rom.clone()),
+        };
     }
 
     #[inline]
@@ -162,10 +212,8 @@ impl Cartridge {
 
     #[inline(always)]
     pub fn read_byte(&self, addr: u32) -> u8 {
-        if let Some(mask) = self.plain_mask
-            && let Some(&b) = self.rom.get((addr & mask) as usize)
-        {
-            return b;
+        if let Some(area) = &self.area.bytes {
+            return area[(addr as usize) & (CART_AREA_BYTES - 1)];
         }
         self.read_byte_mapped(addr)
     }
@@ -184,11 +232,9 @@ impl Cartridge {
 
     #[inline(always)]
     pub fn read_word(&self, addr: u32) -> u16 {
-        if let Some(mask) = self.plain_mask {
-            let o = (addr & mask & !1) as usize;
-            if let Some(&[hi, lo]) = self.rom.get(o..o + 2) {
-                return u16::from_be_bytes([hi, lo]);
-            }
+        if let Some(area) = &self.area.bytes {
+            let o = (addr as usize) & (CART_AREA_BYTES - 2);
+            return u16::from_be_bytes([area[o], area[o + 1]]);
         }
         self.read_word_mapped(addr)
     }
@@ -270,6 +316,24 @@ mod tests {
         assert_eq!(c.read_word(0), 0x0102);
         assert_eq!(c.read_word(4), 0x0102);
         assert_eq!(c.read_byte(0x3F_FFFF), 0xFF);
+    }
+
+    #[test]
+    fn images_of_any_length_repeat_through_the_area() {
+        // 6 bytes, 3 MiB and 4 MiB: not powers of two, and the whole area.
+        for len in [6usize, 0x30_0000, CART_AREA_BYTES] {
+            let rom: Vec<u8> = (0..len).map(|i| (i * 7 + i / 251) as u8).collect();
+            let c = Cartridge::new(rom.clone()).unwrap();
+            for addr in [
+                0u32, 1, 5, 6, 7, 0x2F_FFFF, 0x30_0000, 0x30_0001, 0x3F_FFFE, 0x3F_FFFF,
+            ] {
+                let at = |a: u32| rom[a as usize % len];
+                assert_eq!(c.read_byte(addr), at(addr), "byte {addr:06X} of {len}");
+                let even = addr & !1;
+                let word = u16::from_be_bytes([at(even), at(even + 1)]);
+                assert_eq!(c.read_word(addr), word, "word {addr:06X} of {len}");
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,9 @@
 
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
-use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
+use crate::clock::{
+    M68K_DIVIDER, M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region,
+};
 use crate::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
@@ -121,7 +123,7 @@ impl Machine {
         let region = options.region.unwrap_or_else(|| cart.header_region());
         let sys = System {
             cart,
-            ram: vec![0; WORK_RAM_BYTES],
+            ram: Box::new([0; WORK_RAM_BYTES]),
             io: Io::new(region, options.pads),
             vdp: Vdp::new(region.pal),
             zbus: Z80Bus::new(),
@@ -136,11 +138,15 @@ impl Machine {
             m68k_debt_mclk: 0,
             instruction_clock: 0,
             access_clock: 0,
+            now_cycles: 0,
+            look_at: 0,
             pc: 0,
             tmss: [0; 4],
             timing: options.timing,
             watches: Vec::new(),
             watch_hit: None,
+            ram_watch_first: u32::MAX,
+            ram_watch_span: 0,
             touched: false,
             z80_touched: false,
             boundary_check: false,
@@ -196,8 +202,10 @@ impl Machine {
         // The 68000's idle-loop candidate, carried from line to line within this call (nothing
         // outside the machine runs in between; see `run_ours`).
         let mut idle = None;
-        // Anything may have changed since the last call (the harness pokes RAM, loads states).
+        // Anything may have changed since the last call (the harness pokes RAM, loads states,
+        // sets watches).
         self.bus.z80_idle = None;
+        self.bus.sys.derive_ram_watch();
         loop {
             match self.phase {
                 Phase::LineStart => self.begin_line(),
@@ -457,6 +465,8 @@ impl Machine {
 fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> BoundaryExit {
     cpu.prepare(&bus.sys.timing);
     bus.sys.instruction_clock = cpu.own_clock();
+    // This loop keeps `now` exact at every boundary: nothing to sync.
+    bus.sys.now_cycles = bus.sys.instruction_clock;
     cpu.set_irq(bus.sys.vdp.cpu_irq_level());
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !bus.sys.timing.refresh_stall;
@@ -476,6 +486,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
         };
         bus.advance_cpu(clocks);
         bus.sys.instruction_clock = C::clock(core);
+        bus.sys.now_cycles = bus.sys.instruction_clock;
         let from = std::mem::replace(&mut bus.sys.pc, b.pc);
         if skip_idle {
             if b.pc == idle.pc
@@ -501,7 +512,8 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
 }
 
 /// The idle-loop candidate of [`run_ours`]: the target of the last backward branch, the CPU
-/// there and the clock then; `end`: the clock at which the run that armed it returned.
+/// clock when the CPU was last there, the CPU then once a pass without an access that touches
+/// the machine has been seen; `end`: the master clock at which the run that armed it returned.
 struct OursIdle {
     pc: u32,
     at: u64,
@@ -509,21 +521,22 @@ struct OursIdle {
     end: u64,
 }
 
-impl OursIdle {
-    #[inline(always)]
-    fn arm(&mut self, pc: u32, now: u64, cpu: &m68000::Cpu) {
-        self.pc = pc;
-        self.at = now;
-        self.state = Some(cpu.clone());
-    }
-}
-
 /// [`run_core`] for our 68000, with the scheduler's boundary work inline and only what changed
-/// looked at: the clock moves once per instruction at its boundary as there (every access of
-/// an instruction at its start clock), but the interrupt level and the watch hit are worked out
-/// again only after an access that can change them (`System::boundary_check`: a port, an
-/// interrupt acknowledge, a watched write) or while the VDP's one-instruction latency is
-/// running. The idle-loop skip is [`run_core`]'s, at the same boundaries.
+/// looked at. The clock moves once per instruction at its boundary as there (every access of
+/// an instruction at its start clock), but it is kept as the CPU's own clock during the run
+/// (`System::now` is brought up to date where the bus needs it, `System::sync_clock`), so the
+/// boundary after an instruction stores where the next one starts and makes one compare
+/// against `System::look_at`: the CPU clock of the next boundary that must look (the target,
+/// the next refresh stall), or 0 after an access that can change what a boundary decides (a
+/// port, an interrupt acknowledge, a watched write, `System::ask_boundary`). Only then are
+/// the interrupt level, the watch hit, the refresh stall and the target worked out, as
+/// [`run_core`] does at every boundary; the interrupt level and the watch hit only after such
+/// an access or while the VDP's one-instruction latency is running (`System::boundary_check`).
+/// The idle-loop skip is [`run_core`]'s, except that the CPU is taken to be back at the
+/// candidate only at a backward branch (the end of a pass), and that a candidate is compared
+/// from its third arrival (the first pass that touched nothing records the CPU), so a busy
+/// loop's backward branches do not copy the CPU each pass; the skip is exact, so finding it
+/// a pass later changes nothing.
 ///
 /// The candidate carries over from one run to the next within a [`Machine::run`] call: between
 /// the two only the line events, DMA and the Z80 run, none of which a loop that reads only ROM
@@ -539,17 +552,19 @@ fn run_ours(
     carried: &mut Option<OursIdle>,
 ) -> BoundaryExit {
     cpu.prepare(&bus.sys.timing);
-    bus.sys.instruction_clock = cpu.cycles;
-    cpu.set_ipl(bus.sys.vdp.cpu_irq_level());
+    let sys = &mut bus.sys;
+    sys.instruction_clock = cpu.cycles;
+    sys.now_cycles = cpu.cycles;
+    cpu.set_ipl(sys.vdp.cpu_irq_level());
     // The first boundary always looks (a latency may be running from the last run).
-    bus.sys.boundary_check = true;
-    let interrupt_clocks = bus.sys.timing.interrupt_clocks;
+    sys.ask_boundary();
+    let interrupt_clocks = sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
-    let skip_idle = !bus.sys.timing.refresh_stall;
+    let skip_idle = !sys.timing.refresh_stall;
     // Worked on in place: the candidate holds a copy of the CPU, too big to move in and out
     // of `carried` on every run.
     let idle = match carried {
-        Some(idle) if skip_idle && idle.end == bus.sys.now => idle,
+        Some(idle) if skip_idle && idle.end == sys.now => idle,
         _ => carried.insert(OursIdle {
             pc: u32::MAX,
             at: 0,
@@ -563,8 +578,12 @@ fn run_ours(
     } else {
         run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, idle)
     };
-    if exit == BoundaryExit::Requested && bus.sys.watch_hit.is_none() {
-        idle.end = bus.sys.now;
+    // Exact again for the scheduler (a STOP returns without a look).
+    let sys = &mut bus.sys;
+    sys.instruction_clock = cpu.cycles;
+    sys.sync_clock();
+    if exit == BoundaryExit::Requested && sys.watch_hit.is_none() {
+        idle.end = sys.now;
     } else {
         *carried = None;
     }
@@ -580,94 +599,157 @@ fn run_ours_loop<const SKIP_IDLE: bool>(
     idle: &mut OursIdle,
 ) -> BoundaryExit {
     loop {
-        let start = cpu.cycles;
         match cpu.next_boundary(bus) {
             m68000::Step::Instruction => {}
             m68000::Step::Stopped => return BoundaryExit::Stopped,
             m68000::Step::Interrupt => {
                 // Out of line, so the instruction path below knows it ended an instruction.
-                let clocks = interrupt_clocks.unwrap_or((cpu.cycles - start) as u32);
-                if let Some(exit) = interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, clocks, idle)
+                if let Some(exit) =
+                    interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
                 {
                     return exit;
                 }
                 continue;
             }
         }
-        let clocks = (cpu.cycles - start) as u32;
-        if let Some(exit) = boundary::<SKIP_IDLE>(cpu, bus, target, false, clocks, idle) {
+        if let Some(exit) = boundary::<SKIP_IDLE>(cpu, bus, target, false, idle) {
             return exit;
         }
     }
 }
 
+/// The boundary after an interrupt entry: its clocks are the profile's figure where it has
+/// one (Genesis Plus GX 1.7 charges 54), not the core's, so the clock is brought up to date
+/// here, and the boundary looks (the acknowledge asked for it already).
 #[cold]
 #[inline(never)]
 fn interrupt_boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    clocks: u32,
+    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
-    boundary::<SKIP_IDLE>(cpu, bus, target, true, clocks, idle)
+    let sys = &mut bus.sys;
+    // `instruction_clock` is still the entry's start.
+    sys.sync_clock();
+    let clocks = match interrupt_clocks {
+        Some(c) => c as u64,
+        None => cpu.cycles - sys.instruction_clock,
+    };
+    sys.now += clocks * M68K_DIVIDER;
+    sys.now_cycles = cpu.cycles;
+    sys.look_at = 0;
+    boundary::<SKIP_IDLE>(cpu, bus, target, true, idle)
 }
 
-/// The scheduler's work at the boundary after an instruction or an interrupt entry of
-/// `clocks` CPU clocks: the clock, the idle-loop detection, the interrupt level and the watch
-/// when an access asked for them, the target. `Some` ends the run.
+/// The scheduler's work at the boundary after an instruction or an interrupt entry: where
+/// the next instruction starts, the idle-loop detection, and the look when one is due. `Some`
+/// ends the run.
 #[inline(always)]
 fn boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
     interrupt: bool,
-    clocks: u32,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
-    if SKIP_IDLE {
-        // No refresh stalls (`advance_cpu` would test for them after every instruction).
-        bus.sys.now += clocks as u64 * M68K_DIVIDER;
-    } else {
-        bus.advance_cpu(clocks);
-    }
-    // Where the next instruction's accesses count from (`Bus::access_time`, the hardware
-    // profile's own bus cycles).
-    bus.sys.instruction_clock = cpu.cycles;
+    let cycles = cpu.cycles;
+    // Where the next instruction's accesses count from (the lazily kept clock, and
+    // `Bus::access_time`, the hardware profile's own bus cycles).
+    bus.sys.instruction_clock = cycles;
     let pc = cpu.instruction_pc();
     let from = std::mem::replace(&mut bus.sys.pc, pc);
-    if SKIP_IDLE {
-        if pc == idle.pc
-            && let Some(state) = &idle.state
-        {
-            if !bus.sys.touched && state.same_state_but_clock(cpu) {
-                let now = bus.sys.now;
-                let pass = now - idle.at;
-                if now < target && pass > 0 {
-                    bus.sys.now += (target - 1 - now) / pass * pass;
-                }
-            }
-            idle.arm(pc, bus.sys.now, cpu);
-            bus.sys.touched = false;
-        } else if pc <= from && !interrupt {
-            idle.arm(pc, bus.sys.now, cpu);
+    // A loop's passes end in a backward branch to its start: only then is the CPU back at
+    // the candidate or at a new one (one compare after the usual forward step).
+    if SKIP_IDLE && pc <= from && !interrupt {
+        if pc == idle.pc {
+            arrive(cpu, bus, target, idle);
+        } else {
+            idle.pc = pc;
+            idle.at = cycles;
+            idle.state = None;
             bus.sys.touched = false;
         }
     }
-    if bus.sys.boundary_check {
-        let vdp = &mut bus.sys.vdp;
+    if cycles >= bus.sys.look_at {
+        return look::<SKIP_IDLE>(cpu, bus, target);
+    }
+    None
+}
+
+/// The CPU is back at the idle-loop candidate: the pass since it was last there touched
+/// nothing and left the CPU as it was, so the clock jumps over the whole passes that end
+/// before the target; or it touched nothing, and the CPU is recorded for the next arrival; or
+/// it touched something, and the candidate starts again from here.
+#[inline(always)]
+fn arrive(cpu: &m68000::Cpu, bus: &mut Bus, target: u64, idle: &mut OursIdle) {
+    let sys = &mut bus.sys;
+    if sys.touched {
+        idle.state = None;
+    } else {
+        match &idle.state {
+            Some(state) if state.same_state_but_clock(cpu) => {
+                // No access touched the machine since the last arrival, so nothing moved the
+                // clock but the instructions.
+                sys.sync_clock();
+                let now = sys.now;
+                let pass = (cpu.cycles - idle.at) * M68K_DIVIDER;
+                if now < target && pass > 0 {
+                    sys.now += (target - 1 - now) / pass * pass;
+                    sys.look_at = 0;
+                }
+            }
+            _ => idle.state = Some(cpu.clone()),
+        }
+    }
+    idle.at = cpu.cycles;
+    sys.touched = false;
+}
+
+/// The look at a boundary that may need one: brings the clock up to date, takes the refresh
+/// stall that is due (the hardware and later Genesis Plus GX profiles), works out the
+/// interrupt level and the watch hit when an access asked for them, stops at the target, and
+/// otherwise works out the CPU clock of the next boundary that must look.
+#[inline(never)]
+fn look<const SKIP_IDLE: bool>(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+) -> Option<BoundaryExit> {
+    let sys = &mut bus.sys;
+    sys.sync_clock();
+    if !SKIP_IDLE && sys.timing.refresh_stall && sys.now >= sys.refresh_at {
+        // `Bus::advance_cpu`'s stall: the next instruction fetch waits for the refresh.
+        sys.refresh_at = sys.now + M68K_REFRESH_PERIOD_MCLK;
+        sys.now += M68K_REFRESH_DELAY_MCLK;
+    }
+    if sys.boundary_check {
+        let vdp = &mut sys.vdp;
         cpu.set_ipl(vdp.cpu_irq_level_at_boundary());
         // The latency's next steps happen at the following boundaries.
-        bus.sys.boundary_check = matches!(
+        sys.boundary_check = matches!(
             vdp.irq_delay,
             crate::vdp::irq::IrqDelay::Armed(_) | crate::vdp::irq::IrqDelay::Next(_)
         );
-        if bus.sys.watch_hit.is_some() {
+        if sys.watch_hit.is_some() {
             return Some(BoundaryExit::Requested);
         }
     }
-    if bus.sys.now >= target {
+    if sys.now >= target {
         return Some(BoundaryExit::Requested);
     }
+    sys.look_at = if sys.boundary_check {
+        0
+    } else {
+        // The first CPU clock at which the clock reaches the target or the next refresh
+        // stall (the refresh is always ahead of `now` here).
+        let until = if SKIP_IDLE {
+            target
+        } else {
+            target.min(sys.refresh_at)
+        };
+        sys.now_cycles + (until - sys.now).div_ceil(M68K_DIVIDER)
+    };
     None
 }

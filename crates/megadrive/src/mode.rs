@@ -131,7 +131,7 @@ pub fn observable_difference(a: &Machine, b: &Machine) -> Option<String> {
             }
             _ => Some("68000: different cores".to_string()),
         })
-        .or_else(|| first_byte("work RAM", &sa.ram, &sb.ram))
+        .or_else(|| first_byte("work RAM", &sa.ram[..], &sb.ram[..]))
         .or_else(|| differ("VDP registers", &va.regs, &vb.regs))
         .or_else(|| differ("VDP status", &va.status, &vb.status))
         .or_else(|| {

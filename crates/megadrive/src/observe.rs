@@ -13,7 +13,7 @@ pub fn observation_hash(m: &Machine) -> u64 {
             h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
         }
     };
-    eat(&m.bus.sys.ram);
+    eat(&m.bus.sys.ram[..]);
     eat(&m.bus.sys.zbus.ram[..]);
     eat(&vdp.vram);
     for w in vdp

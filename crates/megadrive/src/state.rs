@@ -323,7 +323,7 @@ impl Machine {
         w.bytes(cart.sram.as_ref().map_or(&[][..], |s| &s.data));
 
         // Memories.
-        packed::write(&mut w, &sys.ram, 1);
+        packed::write(&mut w, &sys.ram[..], 1);
         packed::write(&mut w, &sys.zbus.ram[..], 1);
         w.bool(sys.zbus.busreq);
         w.bool(sys.zbus.reset_released);
@@ -541,7 +541,8 @@ impl Machine {
         }
         sys.cart.derive_fast_path();
 
-        sys.ram = packed::read(&mut r, sys.ram.len())?;
+        let ram = packed::read(&mut r, sys.ram.len())?;
+        sys.ram.copy_from_slice(&ram);
         let z80_ram = packed::read(&mut r, sys.zbus.ram.len())?;
         sys.zbus.ram.copy_from_slice(&z80_ram);
         sys.zbus.busreq = r.bool()?;

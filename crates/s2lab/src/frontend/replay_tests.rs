@@ -46,7 +46,7 @@ impl HostInput for ScriptedPlayer {
 type RamLog = std::rc::Rc<std::cell::RefCell<Vec<(u64, Vec<u8>)>>>;
 
 fn work_ram(m: &Machine) -> Vec<u8> {
-    m.bus.sys.ram.clone()
+    m.bus.sys.ram.to_vec()
 }
 
 fn temp_dir(name: &str) -> PathBuf {
