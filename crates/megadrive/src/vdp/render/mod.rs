@@ -234,14 +234,14 @@ impl Renderer {
         odd_field: bool,
         want_collision: bool,
     ) -> LineStatus {
-        // Only the sprite pass's few register bits: nothing else of the line is looked at.
-        if !config::display_enabled(input.regs) {
-            return LineStatus::default();
-        }
         if let Some(version) = input.vram_version
             && let Some(status) = self.quick_line(input.regs, version, line, want_collision)
         {
             return status;
+        }
+        // As in `quick_line`, which answers first when the VRAM version is known.
+        if !config::display_enabled(input.regs) {
+            return LineStatus::default();
         }
         self.evaluate_line_from_vram(input, line, odd_field, want_collision)
     }
