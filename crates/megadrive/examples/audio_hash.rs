@@ -24,7 +24,12 @@ fn main() {
         m.set_pad(0, input.get(f).copied().unwrap_or(0));
         m.run_frame();
         buf.clear();
-        m.take_audio(&mut buf);
+        // What the sound thread has finished, as a frontend takes it; the rest at the end.
+        if f + 1 < frames {
+            m.take_audio_ready(&mut buf);
+        } else {
+            m.take_audio(&mut buf);
+        }
         samples += buf.len();
         for s in &buf {
             h = fnv(h, &s.to_le_bytes());

@@ -457,6 +457,27 @@ impl Machine {
         }
     }
 
+    /// Appends the sound the sound thread has finished: the samples up to the scheduler's
+    /// last 64-line catch-up but one (64 to 127 lines, 4 to 8 ms, behind the clock), so the
+    /// caller's thread synthesises nothing and, the worker having had at least 64 lines to
+    /// do them, seldom waits. Which samples come back depends on the emulated clock alone,
+    /// and the samples of successive calls, then a [`Machine::take_audio`] for the rest,
+    /// are those of successive `take_audio`s. With the thread off (or sound off), the same
+    /// as `take_audio`. The samples not taken yet are lost on a state load, as `take_audio`'s
+    /// are.
+    pub fn take_audio_ready(&mut self, out: &mut Vec<i16>) {
+        let sys = &mut self.bus.sys;
+        if !sys.sound_thread.active() {
+            self.take_audio(out);
+            return;
+        }
+        // The machine's chips run their timers as a status read would (as `take_audio`).
+        let now = sys.now;
+        sys.ym.sync(now);
+        sys.psg.sync(now);
+        sys.sound_thread.take_ready(out);
+    }
+
     /// Hands the sound produced since the last call to `sink`.
     pub fn drain_audio(&mut self, sink: &mut dyn AudioSink) {
         let Some(mut buf) = self.audio.as_mut().map(|a| std::mem::take(&mut a.scratch)) else {

@@ -20,8 +20,9 @@ pub const FULL_MODE_AUDIO_RATE: u32 = 48_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// Pictures and sound (the caller takes the sound with `Machine::take_audio` or
-    /// `Machine::drain_audio` every frame or so, or it accumulates).
+    /// Pictures and sound (the caller takes the sound with `Machine::take_audio`,
+    /// `Machine::take_audio_ready` or `Machine::drain_audio` every frame or so, or it
+    /// accumulates).
     Full,
     /// Pictures, no sound (a new machine's mode).
     Video,

@@ -20,6 +20,14 @@
 //! scheduled at all (a busy machine) so costs the emulation thread the work it would have
 //! done on one thread, not a wait for a wake-up.
 //!
+//! A `take_audio_ready` synthesises nothing: it returns the samples up to the end of the
+//! last batch shipped but one (the scheduler's last 64-line catch-up but one, 64-127 lines
+//! behind the clock: a point fixed by the emulated clock alone, so every run returns the same
+//! samples at the same call), waiting for the worker if it has not finished that batch (it
+//! has had 64 lines to). The worker marks where each batch's samples end ([`Mark`]) and the
+//! output stage there, so that what is left after such a take is what one thread would hold
+//! after a take at that catch-up; a later `take_audio` returns the rest.
+//!
 //! A shipment is a lock, a push onto a queue and an unpark (a wake-up when the worker sleeps,
 //! which it does as soon as the queue is empty). Emptied batches go back to the emulation thread's logs, so logging
 //! allocates nothing in the long run. `Machine::set_sound_thread(false)` keeps everything on
@@ -33,7 +41,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Thread};
 
 use crate::audio::AudioOut;
@@ -140,6 +148,10 @@ struct Queue {
 /// emulation thread, whichever gets there first; the samples are the same either way.
 struct Shared {
     ahead: Mutex<Ahead>,
+    /// Signalled after a batch is replayed while a ready-take waits for one.
+    batch_done: Condvar,
+    /// A ready-take waits on `batch_done` (set and cleared under `ahead`'s lock).
+    waiting: AtomicBool,
     queue: Mutex<Queue>,
     /// Batches in `queue` (read without its lock by the worker's poll).
     pending: AtomicUsize,
@@ -159,6 +171,7 @@ impl Shared {
         self.pending.fetch_sub(1, Ordering::Relaxed);
         ahead.synth.replay(&batch.ym, &batch.psg);
         ahead.mix();
+        ahead.mark();
         batch.ym.clear();
         batch.psg.clear();
         lock(&self.queue).free.push(batch);
@@ -184,6 +197,8 @@ impl Worker {
     fn start(synth: Box<Synth>) -> Worker {
         let shared = Arc::new(Shared {
             ahead: Mutex::new(Ahead::new(synth)),
+            batch_done: Condvar::new(),
+            waiting: AtomicBool::new(false),
             queue: Mutex::new(Queue::default()),
             pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -238,6 +253,22 @@ struct Ahead {
     psg_mixed: Vec<i16>,
     /// Resampled since the last take.
     produced: Vec<i16>,
+    /// Batches replayed since the worker started.
+    replayed: u64,
+    /// Batches whose samples have been taken (all of them up to this one).
+    taken: u64,
+    /// Where each batch replayed but not taken ended, oldest first.
+    marks: VecDeque<Mark>,
+}
+
+/// The end of one replayed batch's samples in [`Ahead`]'s buffers, and the output stage as
+/// it was there: what a ready-take up to this batch leaves behind.
+struct Mark {
+    batch: u64,
+    produced: usize,
+    ym_mixed: usize,
+    psg_mixed: usize,
+    out: AudioOut,
 }
 
 impl Ahead {
@@ -248,7 +279,47 @@ impl Ahead {
             ym_mixed: Vec::new(),
             psg_mixed: Vec::new(),
             produced: Vec::new(),
+            replayed: 0,
+            taken: 0,
+            marks: VecDeque::new(),
         }
+    }
+
+    /// Records where the batch just replayed (and mixed) ends.
+    fn mark(&mut self) {
+        self.replayed += 1;
+        self.marks.push_back(Mark {
+            batch: self.replayed,
+            produced: self.produced.len(),
+            ym_mixed: self.ym_mixed.len(),
+            psg_mixed: self.psg_mixed.len(),
+            out: self.synth.out.clone(),
+        });
+    }
+
+    /// Appends to `out` what was resampled since the last take up to the end of batch
+    /// `batch` (replayed already), and leaves the rest as a take there would have.
+    fn take_through(&mut self, batch: u64, out: &mut Vec<i16>) {
+        if batch <= self.taken {
+            return;
+        }
+        while let Some(m) = self.marks.pop_front() {
+            if m.batch < batch {
+                continue;
+            }
+            out.extend_from_slice(&self.produced[..m.produced]);
+            self.produced.drain(..m.produced);
+            self.ym_mixed.drain(..m.ym_mixed);
+            self.psg_mixed.drain(..m.psg_mixed);
+            for later in &mut self.marks {
+                later.produced -= m.produced;
+                later.ym_mixed -= m.ym_mixed;
+                later.psg_mixed -= m.psg_mixed;
+            }
+            self.at_take = m.out;
+            break;
+        }
+        self.taken = batch;
     }
 
     /// Mixes and resamples what both chips have made.
@@ -271,6 +342,8 @@ impl Ahead {
         self.ym_mixed.clear();
         self.psg_mixed.clear();
         self.at_take.clone_from(&self.synth.out);
+        self.marks.clear();
+        self.taken = self.replayed;
     }
 
     /// The synthesis side as one thread would hold it now.
@@ -289,6 +362,13 @@ fn serve(shared: &Shared) {
         if shared.pending.load(Ordering::Acquire) > 0 {
             let mut ahead = lock(&shared.ahead);
             shared.replay_next(&mut ahead);
+            drop(ahead);
+            // The flag is set under the lock just released before a ready-take waits, so a
+            // take that waits for this batch or a later one is woken by this batch's or the
+            // later one's notify.
+            if shared.waiting.load(Ordering::SeqCst) {
+                shared.batch_done.notify_one();
+            }
             continue;
         }
         if shared.stop.load(Ordering::Acquire) {
@@ -322,6 +402,8 @@ pub struct SoundThread {
     /// synthesise as they are called, on the caller's thread.
     pub(crate) allowed: bool,
     link: Link,
+    /// Batches shipped to the current synthesis side.
+    shipped: u64,
 }
 
 impl Default for SoundThread {
@@ -329,6 +411,7 @@ impl Default for SoundThread {
         SoundThread {
             allowed: true,
             link: Link::Off,
+            shipped: 0,
         }
     }
 }
@@ -359,6 +442,7 @@ impl Clone for SoundThread {
         SoundThread {
             allowed: self.allowed,
             link,
+            shipped: 0,
         }
     }
 }
@@ -372,6 +456,7 @@ impl SoundThread {
     /// Hands the synthesis side over (not started until the first shipment).
     pub(crate) fn begin(&mut self, synth: Box<Synth>) {
         self.link = Link::Idle(synth);
+        self.shipped = 0;
     }
 
     /// Ends the link and returns the synthesis side with `ym` and `psg` applied.
@@ -428,6 +513,31 @@ impl SoundThread {
     /// chips' catch-up, so the worker can mix and resample all they make).
     pub(crate) fn ship(&mut self, ym: &mut CallLog<YmCall>, psg: &mut CallLog<PsgCall>) {
         self.worker().ship(&mut ym.calls, &mut psg.calls);
+        self.shipped += 1;
+    }
+
+    /// Appends to `out` the samples up to the last catch-up but one (all the batches shipped
+    /// but the newest), waiting for the worker to finish them rather than replaying any on
+    /// this thread. Which samples that is depends on the emulated clock alone.
+    pub(crate) fn take_ready(&mut self, out: &mut Vec<i16>) {
+        let batch = self.shipped.saturating_sub(1);
+        let Link::Running(w) = &self.link else {
+            return;
+        };
+        let shared = &w.shared;
+        let mut ahead = lock(&shared.ahead);
+        if batch <= ahead.taken {
+            return;
+        }
+        while ahead.replayed < batch {
+            shared.waiting.store(true, Ordering::SeqCst);
+            ahead = shared
+                .batch_done
+                .wait(ahead)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        shared.waiting.store(false, Ordering::SeqCst);
+        ahead.take_through(batch, out);
     }
 
     /// Replays on this thread what the worker has not started yet and the calls not shipped,

@@ -77,9 +77,12 @@ pub fn console_seconds(
         m.set_pad(0, script.get(k).copied().unwrap_or(0));
         m.run_frame();
         audio.clear();
-        m.take_audio(&mut audio);
+        m.take_audio_ready(&mut audio);
         std::hint::black_box(&audio);
     }
+    audio.clear();
+    m.take_audio(&mut audio);
+    std::hint::black_box(&audio);
     let seconds = start.elapsed().as_secs_f64();
     std::hint::black_box(m.read_u8(0xFF_F600));
     Ok(seconds)

@@ -132,8 +132,10 @@ fn headless_wav(m: &mut Machine, path: &Path, frames: u64, rate: u32) -> anyhow:
     let start = Instant::now();
     for _ in 0..frames {
         m.run_frame();
-        m.take_audio(&mut samples);
+        m.take_audio_ready(&mut samples);
     }
+    // The rest (the sound thread's last batches and what was not shipped to it).
+    m.take_audio(&mut samples);
     let secs = start.elapsed().as_secs_f64();
     write_wav(path, rate, &samples)?;
     eprintln!(

@@ -250,7 +250,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             break;
         }
         run_script_frame(&mut machine, &input, frame);
-        machine.take_audio(&mut sound);
+        machine.take_audio_ready(&mut sound);
         ran = frame;
         if halted_in.is_none() && machine.halted() {
             halted_in = Some(frame);
@@ -263,6 +263,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             write_png(&machine, path)?;
         }
     }
+    // The sound not taken yet (the sound thread's last batches and the calls not shipped).
+    machine.take_audio(&mut sound);
     stdout.flush()?;
     if let Some(p) = &args.output {
         outfile::write(p, &csv).with_context(|| format!("writing {}", p.display()))?;

@@ -216,19 +216,19 @@ pub fn run(args: &PlayArgs, rom: Vec<u8>, options: Options, aspect: Aspect) -> R
         let mut resume = None;
         if session.fast() {
             if audio.is_some() {
-                session.machine.take_audio(&mut scratch);
+                session.machine.take_audio_ready(&mut scratch);
                 scratch.clear();
             }
             pacer.resync(now);
         } else if session.slow {
             if let Some(a) = &mut audio {
-                session.machine.take_audio(&mut scratch);
+                session.machine.take_audio_ready(&mut scratch);
                 a.samples(a.rate, &scratch);
                 scratch.clear();
             }
             resume = Some(pacer.wait(now, frame_time * SLOW_FACTOR));
         } else if let Some(a) = audio.as_mut().filter(|_| out.frames > 0) {
-            session.machine.take_audio(&mut scratch);
+            session.machine.take_audio_ready(&mut scratch);
             a.samples(a.rate, &scratch);
             scratch.clear();
             let fill = a.buffered_frames();
