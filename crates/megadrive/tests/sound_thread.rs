@@ -99,6 +99,26 @@ fn poke(ms: &mut [Machine], rng: &mut Rng) {
     }
 }
 
+/// One step of both tests: sometimes register writes, then part of a frame or a whole one,
+/// alike on every console. Returns the step's random draw for the caller's own choices.
+fn advance(ms: &mut [Machine], rng: &mut Rng) -> u64 {
+    let r = rng.next();
+    if r.is_multiple_of(3) {
+        poke(ms, rng);
+    }
+    if r >> 8 & 1 == 0 {
+        let budget = rng.next() % (262 * 3420);
+        for m in ms.iter_mut() {
+            while m.run(budget) == RunStop::FrameEnd {}
+        }
+    } else {
+        for m in ms.iter_mut() {
+            m.run_frame();
+        }
+    }
+    r
+}
+
 #[test]
 fn the_sound_thread_gives_the_samples_of_one_thread() {
     // ms[0] synthesises on the thread (and is copied, reloaded and switched), ms[1] never does.
@@ -107,21 +127,7 @@ fn the_sound_thread_gives_the_samples_of_one_thread() {
     let mut loud = 0usize;
     let (mut sa, mut sb) = (Vec::new(), Vec::new());
     for step in 0..700 {
-        let r = rng.next();
-        if r.is_multiple_of(3) {
-            poke(&mut ms, &mut rng);
-        }
-        // Part of a frame, or a whole one.
-        if r >> 8 & 1 == 0 {
-            let budget = rng.next() % (262 * 3420);
-            for m in ms.iter_mut() {
-                while m.run(budget) == RunStop::FrameEnd {}
-            }
-        } else {
-            for m in ms.iter_mut() {
-                m.run_frame();
-            }
-        }
+        let r = advance(&mut ms, &mut rng);
         // Mostly taken every step; otherwise the copies, loads and states below meet samples
         // made but not taken yet.
         if r >> 12 & 3 != 0 {
@@ -179,20 +185,7 @@ fn ready_takes_are_the_samples_of_one_thread_later() {
     let (mut sa, mut sb) = (Vec::new(), Vec::new());
     let mut ready = 0usize;
     for step in 0..500 {
-        let r = rng.next();
-        if r.is_multiple_of(3) {
-            poke(&mut ms, &mut rng);
-        }
-        if r >> 8 & 1 == 0 {
-            let budget = rng.next() % (262 * 3420);
-            for m in ms.iter_mut() {
-                while m.run(budget) == RunStop::FrameEnd {}
-            }
-        } else {
-            for m in ms.iter_mut() {
-                m.run_frame();
-            }
-        }
+        let r = advance(&mut ms, &mut rng);
         sa.clear();
         sb.clear();
         let flush = r >> 12 & 7 == 0;
