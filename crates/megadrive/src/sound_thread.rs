@@ -28,8 +28,9 @@
 //! output stage there, so that what is left after such a take is what one thread would hold
 //! after a take at that catch-up; a later `take_audio` returns the rest.
 //!
-//! A shipment is a lock, a push onto a queue and an unpark (a wake-up when the worker sleeps,
-//! which it does as soon as the queue is empty). Emptied batches go back to the emulation thread's logs, so logging
+//! A shipment is a lock and a push onto a queue; every second one (`WAKE_AT`) also unparks
+//! the worker, which sleeps as soon as the queue is empty, so a wake-up (a futex call and a
+//! context switch) buys two batches' work. Emptied batches go back to the emulation thread's logs, so logging
 //! allocates nothing in the long run. `Machine::set_sound_thread(false)` keeps everything on
 //! one thread.
 //!
@@ -186,6 +187,9 @@ impl Shared {
     }
 }
 
+/// Batches waiting when a shipment wakes the worker (it sleeps once the queue is empty).
+const WAKE_AT: usize = 2;
+
 /// A running worker.
 struct Worker {
     shared: Arc<Shared>,
@@ -225,9 +229,15 @@ impl Worker {
             std::mem::swap(&mut batch.psg, psg);
             queue.batches.push_back(batch);
         }
-        self.shared.pending.fetch_add(1, Ordering::Release);
-        // A no-op but for an atomic swap unless the worker sleeps.
-        self.thread.unpark();
+        let pending = self.shared.pending.fetch_add(1, Ordering::Release) + 1;
+        // The worker drains the queue and sleeps; waking it (a futex call on this thread and
+        // a context switch on its) costs about what a batch's synthesis does, so it is woken
+        // only once WAKE_AT batches wait, and replays them in one go. The newest batch is the
+        // one a ready-take never needs, so with WAKE_AT 2 a take finds every batch it needs
+        // replayed or being replayed; a take that must wait wakes the worker itself.
+        if pending >= WAKE_AT {
+            self.thread.unpark();
+        }
     }
 }
 
@@ -378,7 +388,9 @@ fn serve(shared: &Shared) {
         // other work, the emulation thread's included (bench --mode full, 3,600 frames,
         // load average 5-6 on the 2-core VM: 5.2-5.5 s polling for 200 us, 3.7 s for
         // 50 us, 2.8 s sleeping at once), and no take waits for its wake-up any more.
-        // A shipment between the check and the park leaves the token: no lost wake-up.
+        // A shipment that wakes it between the check and the park leaves the token: no
+        // lost wake-up. One below WAKE_AT leaves a batch waiting here until the next
+        // shipment, a ready-take that needs it, a take (which replays it itself) or stop.
         std::thread::park();
     }
 }
@@ -531,6 +543,8 @@ impl SoundThread {
         }
         while ahead.replayed < batch {
             shared.waiting.store(true, Ordering::SeqCst);
+            // Shipments below WAKE_AT leave the worker asleep; this one must not.
+            w.thread.unpark();
             ahead = shared
                 .batch_done
                 .wait(ahead)
