@@ -23,8 +23,8 @@
 //! A `take_audio_ready` synthesises nothing: it returns the samples up to the end of the
 //! last batch shipped but one (the scheduler's last 64-line catch-up but one, 64-127 lines
 //! behind the clock: a point fixed by the emulated clock alone, so every run returns the same
-//! samples at the same call), waiting for the worker if it has not finished that batch (it
-//! has had 64 lines to). The worker marks where each batch's samples end ([`Mark`]) and the
+//! samples at the same call), waiting for the worker if it is replaying that batch and
+//! replaying it itself if the worker has not started it (asleep: see `WAKE_AT`). The worker marks where each batch's samples end ([`Mark`]) and the
 //! output stage there, so that what is left after such a take is what one thread would hold
 //! after a take at that catch-up; a later `take_audio` returns the rest.
 //!
@@ -42,7 +42,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Thread};
 
 use crate::audio::AudioOut;
@@ -149,10 +149,6 @@ struct Queue {
 /// emulation thread, whichever gets there first; the samples are the same either way.
 struct Shared {
     ahead: Mutex<Ahead>,
-    /// Signalled after a batch is replayed while a ready-take waits for one.
-    batch_done: Condvar,
-    /// A ready-take waits on `batch_done` (set and cleared under `ahead`'s lock).
-    waiting: AtomicBool,
     queue: Mutex<Queue>,
     /// Batches in `queue` (read without its lock by the worker's poll).
     pending: AtomicUsize,
@@ -201,8 +197,6 @@ impl Worker {
     fn start(synth: Box<Synth>) -> Worker {
         let shared = Arc::new(Shared {
             ahead: Mutex::new(Ahead::new(synth)),
-            batch_done: Condvar::new(),
-            waiting: AtomicBool::new(false),
             queue: Mutex::new(Queue::default()),
             pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -372,13 +366,6 @@ fn serve(shared: &Shared) {
         if shared.pending.load(Ordering::Acquire) > 0 {
             let mut ahead = lock(&shared.ahead);
             shared.replay_next(&mut ahead);
-            drop(ahead);
-            // The flag is set under the lock just released before a ready-take waits, so a
-            // take that waits for this batch or a later one is woken by this batch's or the
-            // later one's notify.
-            if shared.waiting.load(Ordering::SeqCst) {
-                shared.batch_done.notify_one();
-            }
             continue;
         }
         if shared.stop.load(Ordering::Acquire) {
@@ -529,8 +516,8 @@ impl SoundThread {
     }
 
     /// Appends to `out` the samples up to the last catch-up but one (all the batches shipped
-    /// but the newest), waiting for the worker to finish them rather than replaying any on
-    /// this thread. Which samples that is depends on the emulated clock alone.
+    /// but the newest), waiting for the worker to finish the one it is replaying and replaying
+    /// any it has not started. Which samples that is depends on the emulated clock alone.
     pub(crate) fn take_ready(&mut self, out: &mut Vec<i16>) {
         let batch = self.shipped.saturating_sub(1);
         let Link::Running(w) = &self.link else {
@@ -541,16 +528,10 @@ impl SoundThread {
         if batch <= ahead.taken {
             return;
         }
-        while ahead.replayed < batch {
-            shared.waiting.store(true, Ordering::SeqCst);
-            // Shipments below WAKE_AT leave the worker asleep; this one must not.
-            w.thread.unpark();
-            ahead = shared
-                .batch_done
-                .wait(ahead)
-                .unwrap_or_else(|e| e.into_inner());
-        }
-        shared.waiting.store(false, Ordering::SeqCst);
+        // Holding the lock, the worker is not in the middle of a batch: one it has not
+        // started (asleep below WAKE_AT, or just woken) costs less replayed here than a
+        // wake-up and a wait for it.
+        while ahead.replayed < batch && shared.replay_next(&mut ahead) {}
         ahead.take_through(batch, out);
     }
 
