@@ -459,8 +459,8 @@ impl Machine {
 
     /// Appends the sound the sound thread has finished: the samples up to the scheduler's
     /// last 64-line catch-up but one (64 to 127 lines, 4 to 8 ms, behind the clock), so the
-    /// caller's thread synthesises nothing and, the worker having had at least 64 lines to
-    /// do them, seldom waits. Which samples come back depends on the emulated clock alone,
+    /// caller's thread synthesises only a batch the worker has not started (it is woken every
+    /// second shipment) and seldom waits. Which samples come back depends on the emulated clock alone,
     /// and the samples of successive calls, then a [`Machine::take_audio`] for the rest,
     /// are those of successive `take_audio`s. With the thread off (or sound off), the same
     /// as `take_audio`. The samples not taken yet are lost on a state load, as `take_audio`'s

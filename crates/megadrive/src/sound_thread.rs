@@ -20,13 +20,14 @@
 //! scheduled at all (a busy machine) so costs the emulation thread the work it would have
 //! done on one thread, not a wait for a wake-up.
 //!
-//! A `take_audio_ready` synthesises nothing: it returns the samples up to the end of the
-//! last batch shipped but one (the scheduler's last 64-line catch-up but one, 64-127 lines
-//! behind the clock: a point fixed by the emulated clock alone, so every run returns the same
-//! samples at the same call), waiting for the worker if it is replaying that batch and
-//! replaying it itself if the worker has not started it (asleep: see `WAKE_AT`). The worker marks where each batch's samples end ([`Mark`]) and the
-//! output stage there, so that what is left after such a take is what one thread would hold
-//! after a take at that catch-up; a later `take_audio` returns the rest.
+//! A `take_audio_ready` returns the samples up to the end of the last batch shipped but one
+//! (the scheduler's last 64-line catch-up but one, 64-127 lines behind the clock: a point
+//! fixed by the emulated clock alone, so every run returns the same samples at the same
+//! call), waiting for the worker if it is replaying that batch and replaying it itself only
+//! if the worker has not started it (asleep: see `WAKE_AT`). The worker marks where each
+//! batch's samples end ([`Mark`]) and the output stage there, so that what is left after
+//! such a take is what one thread would hold after a take at that catch-up; a later
+//! `take_audio` returns the rest.
 //!
 //! A shipment is a lock and a push onto a queue; every second one (`WAKE_AT`) also unparks
 //! the worker, which sleeps as soon as the queue is empty, so a wake-up (a futex call and a
