@@ -66,7 +66,18 @@ pub(super) fn read(r: &mut Reader) -> R<MainCpu> {
             c.regs = r.u32_array()?;
             c.other_sp = r.u32()?;
             c.sr = r.u16()?;
+            // The core keeps SR's unused bits clear (`Cpu::set_sr` masks them): a state with
+            // them set would read back through MOVE from SR as no 68000 can.
+            if c.sr & !0xA71F != 0 {
+                return Err(r.invalid("68000 status register with unused bits set"));
+            }
             c.pc = r.u32()?;
+            // The prefetch address only moves by whole words from a jump target whose first
+            // fetch already faulted if it was odd, so no 68000 ever holds an odd one; the
+            // core's fetch drops bit 0 rather than test it on every word.
+            if c.pc & 1 != 0 {
+                return Err(r.invalid("68000 prefetch address (PC) odd"));
+            }
             c.ird = r.u16()?;
             c.irc = r.u16()?;
             c.cycles = r.u64()?;
@@ -112,5 +123,51 @@ pub(super) fn read(r: &mut Reader) -> R<MainCpu> {
             Ok(MainCpu::M68k(Box::new(cpu)))
         }
         _ => Err(r.invalid("68000 core tag (0 = ours, 1 = m68k)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::StateError;
+
+    fn round_trip(c: m68000::Cpu) -> R<MainCpu> {
+        let mut w = Writer::default();
+        write(&mut w, &MainCpu::Ours(c));
+        read(&mut Reader {
+            buf: &w.buf,
+            pos: 0,
+        })
+    }
+
+    fn refusal(c: m68000::Cpu) -> &'static str {
+        match round_trip(c) {
+            Err(StateError::Invalid { what, .. }) => what,
+            Err(e) => panic!("expected an invalid field, got {e:?}"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    #[test]
+    fn states_no_68000_can_hold_are_refused() {
+        let mut c = m68000::Cpu::new();
+        c.pc = 0x0000_0202;
+        c.sr = 0x2704;
+        assert!(round_trip(c.clone()).is_ok());
+
+        let mut odd = c.clone();
+        odd.pc = 0x0000_0203;
+        assert_eq!(refusal(odd), "68000 prefetch address (PC) odd");
+
+        // Bits 5-7, 11, 12 and 14 of SR do not exist on the 68000 (M68000 PRM, 1.3.2).
+        for bit in [5, 6, 7, 11, 12, 14] {
+            let mut bad = c.clone();
+            bad.sr |= 1 << bit;
+            assert_eq!(
+                refusal(bad),
+                "68000 status register with unused bits set",
+                "bit {bit}"
+            );
+        }
     }
 }
