@@ -183,6 +183,10 @@ pub struct System {
     /// ([`System::derive_ram_watch`]), the only time the 68000 writes.
     pub(crate) ram_watch_first: u32,
     pub(crate) ram_watch_span: u32,
+    /// A watch lies outside work RAM: only then can a write past ROM and work RAM (the
+    /// ports, Z80 RAM, SRAM) hit one. Derived with `ram_watch_first`; the suite's one watch
+    /// is in work RAM, and every port write went through [`System::note_write`]'s search.
+    pub(crate) port_watched: bool,
     /// The 68000 wrote somewhere, read something other than ROM or work RAM, or took an
     /// interrupt, or the Z80 wrote through its bank window, since the scheduler last cleared
     /// this (its idle-loop detection).
@@ -311,8 +315,9 @@ impl System {
         self.ask_boundary();
     }
 
-    /// Works out `ram_watch_first` and `ram_watch_span` from `watches`.
+    /// Works out `ram_watch_first`, `ram_watch_span` and `port_watched` from `watches`.
     pub(crate) fn derive_ram_watch(&mut self) {
+        self.port_watched = self.watches.iter().any(|w| canonical(w.addr) < 0xFF_0000);
         let offsets = self
             .watches
             .iter()
@@ -973,7 +978,9 @@ impl Bus {
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_byte(addr, value),
             _ => {}
         }
-        self.sys.note_write(addr, &[value]);
+        if self.sys.port_watched {
+            self.sys.note_write(addr, &[value]);
+        }
     }
 
     /// A 68000 word write: work RAM inline, everything else out of line.
@@ -1016,7 +1023,9 @@ impl Bus {
             0xC0..=0xDF if addr & 0xE7_00E0 == 0xC0_0000 => self.sys.vdp_write_word(addr, value),
             _ => {}
         }
-        self.sys.note_write(addr, &value.to_be_bytes());
+        if self.sys.port_watched {
+            self.sys.note_write(addr, &value.to_be_bytes());
+        }
     }
 
     /// Accounts one completed 68000 instruction (or exception entry) of `cpu_clocks`, with the

@@ -147,6 +147,7 @@ impl Machine {
             watch_hit: None,
             ram_watch_first: u32::MAX,
             ram_watch_span: 0,
+            port_watched: false,
             touched: false,
             z80_touched: false,
             boundary_check: false,
@@ -235,7 +236,12 @@ impl Machine {
                     }
                     self.bus.run_z80(end);
                     self.bus.idle_z80(end);
-                    self.bus.sys.sync_sound(end);
+                    let sys = &mut self.bus.sys;
+                    // `sync_sound`'s own test, inline: headless keeps no sound, and the call
+                    // cost 20 host instructions a line for nothing.
+                    if sys.ym.render || sys.ym.calls.on {
+                        sys.sync_sound(end);
+                    }
                     // The Z80's interrupt lasts until the end of the V-int line.
                     self.bus.sys.vdp.z80_irq = false;
                     self.line_start = end;
@@ -411,13 +417,18 @@ impl Machine {
                 self.bus.sys.zbus.ram[(addr & 0x1FFF) as usize] = value
             }
             0xE0..=0xFF => self.bus.sys.ram[(addr & 0xFFFF) as usize] = value,
-            _ => self.bus.write_u8(addr, value),
+            _ => {
+                // The watches may have changed since the last run (a poke may hit one).
+                self.bus.sys.derive_ram_watch();
+                self.bus.write_u8(addr, value)
+            }
         }
     }
 
     pub fn write_u16(&mut self, addr: u32, value: u16) {
         let [hi, lo] = value.to_be_bytes();
         if addr & 1 == 0 && !matches!((addr >> 16) & 0xFF, 0xA0 | 0xE0..=0xFF) {
+            self.bus.sys.derive_ram_watch();
             self.bus.write_u16(addr, value);
         } else {
             self.write_u8(addr, hi);

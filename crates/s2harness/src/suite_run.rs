@@ -98,28 +98,46 @@ pub fn run_job_model_only(job: &Job) -> RunOutcome {
     outcome
 }
 
-/// Runs one job: the game, the model, and the comparisons.
+/// Runs one job: the game, the model, and the comparisons. The reference trace is read only
+/// once the game has run.
 pub fn run_job(game: &Game, job: &Job) -> RunOutcome {
     let start = Instant::now();
-    let name = job_name(job);
-    let mut outcome = RunOutcome::new(&job.suite, name);
-    let sc = match Scenario::load(&job.scenario) {
-        Ok(sc) => sc,
+    match Scenario::load(&job.scenario) {
+        Ok(sc) => run_in_game(game, job, sc, start, || {
+            let r = job.reference.as_deref()?;
+            Some(Trace::read(r).map_err(|e| e.to_string()))
+        }),
         Err(e) => {
+            let mut outcome = RunOutcome::new(&job.suite, job_name(job));
             outcome.error = Some(e.to_string());
-            return outcome;
+            outcome
         }
-    };
+    }
+}
+
+/// What [`run_job`] and [`run_loaded`] share once the scenario is read: the model, the game,
+/// and the comparisons with the model and (when `reference` gives one) the reference trace.
+fn run_in_game(
+    game: &Game,
+    job: &Job,
+    sc: Scenario,
+    start: Instant,
+    reference: impl FnOnce() -> Option<Result<Trace, String>>,
+) -> RunOutcome {
+    let mut outcome = RunOutcome::new(&job.suite, job_name(job));
     outcome.solid = sc.solid.clone();
     let model = run_scenario(&sc);
-    outcome.compare_game(&sc.name, game.run(&sc), model, job.reference.as_deref());
+    match game.run(&sc) {
+        Ok(g) => outcome.compare_with(Ok(g), model, reference()),
+        Err(e) => outcome.compare_with(Err(format!("{}: {e}", sc.name)), model, None),
+    }
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome
 }
 
 /// A job's inputs, read and checked once before anything runs: the scenario and its reference
 /// trace (when the job has one). The runs take them from here instead of reading the files again
-/// (a reference trace costs about as much host work to read as 50 frames of the game).
+/// (a reference trace costs about as much host work to read as 20 frames of the game).
 pub struct Loaded {
     pub scenario: Scenario,
     pub reference: Option<Trace>,
@@ -150,17 +168,11 @@ pub fn load_job(job: &Job) -> (Vec<String>, Result<Loaded, Vec<String>>) {
 /// [`run_job`] on inputs already read by [`load_job`].
 pub fn run_loaded(game: &Game, job: &Job, inputs: Loaded) -> RunOutcome {
     let start = Instant::now();
-    let mut outcome = RunOutcome::new(&job.suite, job_name(job));
     let Loaded {
-        scenario: sc,
+        scenario,
         reference,
     } = inputs;
-    outcome.solid = sc.solid.clone();
-    let model = run_scenario(&sc);
-    let game = game.run(&sc).map_err(|e| format!("{}: {e}", sc.name));
-    outcome.compare_with(game, model, reference.map(Ok));
-    outcome.seconds = start.elapsed().as_secs_f64();
-    outcome
+    run_in_game(game, job, scenario, start, || reference.map(Ok))
 }
 
 /// [`run_job_model_only`] on inputs already read by [`load_job`].

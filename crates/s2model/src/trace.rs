@@ -7,6 +7,8 @@ use std::fmt::{self, Write as _};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+mod quick;
+
 /// The compared fields' values of one state, in [`FIELDS`] order.
 pub type Values = [i32; FIELD_COUNT];
 
@@ -176,7 +178,14 @@ impl Trace {
 
     /// Read a trace from lines of text; `path` only names the source in errors.
     pub fn read_from(reader: impl BufRead, path: &Path) -> Result<Trace, TraceError> {
+        Self::read_lines(reader, path, true)
+    }
+
+    /// [`Trace::read_from`]; with `quick`, frame lines in the recorders' plain form are read
+    /// without a JSON tree (`quick.rs`; the same frames, and the general reader for the rest).
+    fn read_lines(reader: impl BufRead, path: &Path, quick: bool) -> Result<Trace, TraceError> {
         let mut header: Option<TraceHeader> = None;
+        let mut layout: Option<quick::Layout> = None;
         let mut frames = Vec::new();
         for (i, line) in reader.lines().enumerate() {
             let ln = i + 1;
@@ -187,6 +196,10 @@ impl Trace {
                     err: e,
                 },
             })?;
+            if let Some(f) = layout.as_ref().and_then(|l| l.frame(&line, frames.len())) {
+                frames.push(f);
+                continue;
+            }
             if line.trim().is_empty() {
                 continue;
             }
@@ -196,7 +209,11 @@ impl Trace {
                 return Err(malformed(path, ln, "not a JSON object"));
             };
             match &header {
-                None => header = Some(parse_header(obj).map_err(|m| malformed(path, ln, m))?),
+                None => {
+                    let h = parse_header(obj).map_err(|m| malformed(path, ln, m))?;
+                    layout = if quick { quick::Layout::new(&h) } else { None };
+                    header = Some(h);
+                }
                 Some(h) => {
                     let f = parse_frame(&obj, has_layer(&h.fields))
                         .map_err(|m| malformed(path, ln, m))?;
@@ -686,7 +703,7 @@ mod tests {
     use super::*;
     use crate::state::SonicState;
 
-    fn sample() -> Trace {
+    pub(super) fn sample() -> Trace {
         let s = SonicState::at(300, 668, false);
         let mut frames = vec![];
         for i in 0..15u64 {

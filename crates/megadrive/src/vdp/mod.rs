@@ -254,9 +254,12 @@ impl Vdp {
             // Headless: most lines are decided by the sprite table's index alone (inline in
             // the scheduler's loop, the rest out of line).
             let want_collision = self.status & status::SPRITE_COLLISION == 0;
+            // After a VRAM write (the title screens stream art during the display) the table's
+            // bytes are compared here rather than on the full path.
+            let vram = self.vram.as_slice().try_into().ok();
             if let Some(st) =
                 self.renderer
-                    .quick_line(&self.regs, self.vram_writes, line, want_collision)
+                    .quick_line(&self.regs, vram, self.vram_writes, line, want_collision)
             {
                 self.take_line_status(st);
                 self.drawing_width = if self.h40() { 320 } else { 256 };

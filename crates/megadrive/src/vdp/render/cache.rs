@@ -79,25 +79,35 @@ impl Caches {
     }
 
     /// The sprite table's list and line index if nothing it came from can have changed since
-    /// the last [`Caches::sprite_table`]: registers 5 and 12 as then and the same
-    /// [`super::RenderInput::vram_version`] (`None` never qualifies).
+    /// the last [`Caches::sprite_table`]: registers 5 and 12 as then, and the same
+    /// [`super::RenderInput::vram_version`] (`None` never qualifies) or, when `vram` is given,
+    /// the table's bytes as they were (VRAM was written elsewhere: the version is taken as
+    /// current, as [`Caches::sprite_table`] takes it after the same compare).
     #[inline]
     pub fn current_sprite_table(
         &mut self,
         regs: &[u8; 24],
         version: Option<u64>,
+        vram: Option<&Vram>,
     ) -> Option<&SpriteTable> {
         let cache = &mut self.sprites;
-        let key = [regs[5], regs[12]];
-        if version.is_none() || cache.version != version || cache.mode.is_none() {
+        let (Some(mode), Some(_)) = (cache.mode, version) else {
             return None;
-        }
+        };
+        let key = [regs[5], regs[12]];
         if cache.regs_key != Some(key) {
             // Other register bits than the mode's may have changed: decode to find out.
-            if cache.mode != Some(SpriteMode::decode(regs)) {
+            if mode != SpriteMode::decode(regs) {
                 return None;
             }
             cache.regs_key = Some(key);
+        }
+        if cache.version != version {
+            let base = mode.sat_base;
+            if vram?[base..base + cache.bytes.len()] != cache.bytes[..] {
+                return None;
+            }
+            cache.version = version;
         }
         Some(&cache.table)
     }

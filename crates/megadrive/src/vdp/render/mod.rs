@@ -235,7 +235,8 @@ impl Renderer {
         want_collision: bool,
     ) -> LineStatus {
         if let Some(version) = input.vram_version
-            && let Some(status) = self.quick_line(input.regs, version, line, want_collision)
+            && let Some(status) =
+                self.quick_line(input.regs, Some(input.vram), version, line, want_collision)
         {
             return status;
         }
@@ -247,7 +248,8 @@ impl Renderer {
     }
 
     /// [`Renderer::evaluate_line`] when the sprite table is as at the previous line (the
-    /// registers and VRAM version `vram_version` the same): the line's outcome from the
+    /// registers the same, and the VRAM version `vram_version` or, when `vram` is given, the
+    /// table's bytes): the line's outcome from the
     /// table's index, unless its collision flag is wanted and its sprites may overlap (what
     /// `evaluate_sprites` decides from the same index). `None` when it cannot tell. The field
     /// does not matter: the index is the same for both (only drawing reads the field).
@@ -255,6 +257,7 @@ impl Renderer {
     pub fn quick_line(
         &mut self,
         regs: &[u8; 24],
+        vram: Option<&pattern::Vram>,
         vram_version: u64,
         line: u16,
         want_collision: bool,
@@ -265,7 +268,7 @@ impl Renderer {
         }
         let outcome = self
             .cache
-            .current_sprite_table(regs, Some(vram_version))?
+            .current_sprite_table(regs, Some(vram_version), vram)?
             .outcome(line as u32)?;
         if want_collision && outcome.may_collide() {
             return None;
