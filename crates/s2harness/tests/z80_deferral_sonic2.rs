@@ -83,5 +83,6 @@ fn deferred_z80_runs_match_a_run_every_line() {
             );
         }
     }
+    println!("{stops} stops");
     assert!(stops > 10_000, "{stops} stops");
 }
