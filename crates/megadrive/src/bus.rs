@@ -209,6 +209,14 @@ pub struct Bus {
     /// The Z80's idle-loop candidate ([`run_z80_skipping_idle`]), carried from one Z80 run
     /// to the next within a `Machine::run` call, which clears it first.
     pub(crate) z80_idle: Option<SoundCpu>,
+    /// Line ends the Z80 was not run to while it waited for an interrupt
+    /// ([`Bus::run_z80_at_line_end`]): the one before the last and the last, 0 for none.
+    /// Any run first runs to them, and `Machine::run` does before it returns, so between
+    /// calls (save states, the harness) this is always `[0, 0]`.
+    pub(crate) z80_owed: [u64; 2],
+    /// Whether line ends may leave a waiting Z80 unrun (on by default; the tests compare
+    /// against a run at every line end).
+    pub z80_deferral: bool,
 }
 
 /// Extension words a 68000 instruction fetches before it reads its source operand: an
@@ -772,8 +780,54 @@ impl Bus {
         }
     }
 
-    /// Runs the Z80 (if it runs) up to the absolute master clock `until`.
+    /// Runs the Z80 (if it runs) up to the absolute master clock `until`, first over the
+    /// line ends it was left unrun at.
     pub fn run_z80(&mut self, until: u64) {
+        if self.z80_owed[1] != 0 {
+            self.settle_z80();
+        }
+        self.run_z80_once(until);
+    }
+
+    /// At the end of a line: runs the Z80 to `end`, or leaves it owing the run while it waits
+    /// in a loop only an interrupt ends ([`z80::Z80::waits_for_interrupt`]: Sonic 2's driver
+    /// waiting for a DAC sample, most lines of a frame without drums) and /INT is released.
+    ///
+    /// Exact: such a Z80 touches nothing but its own RAM's loop code, so nothing it does
+    /// between line ends can be seen, and where it stands at a clock depends only on that
+    /// clock (the closed form of `Z80::fast_forward` and stepping agree on every span). What
+    /// could change that goes through [`Bus::run_z80`], which runs the owed lines first: the
+    /// /INT edge of the V-int (run to its clock before the line is raised), BUSREQ and RESET
+    /// (the 68000 writes Z80 RAM only while holding the bus), and `Machine::run` before it
+    /// returns (save states, the harness reading the Z80). The owed lines are run as two runs,
+    /// to the one before the last and to the last, so the last starts where the line's own
+    /// run would have and leaves the same run bases (`z80_t_base`, `z80_mclk_base`, saved
+    /// in states). Such a Z80 makes no bank-window reads, so owes the 68000 no stall.
+    pub fn run_z80_at_line_end(&mut self, end: u64) {
+        if self.z80_deferral
+            && !self.sys.vdp.z80_irq
+            && self.sys.zbus.z80_running()
+            && (self.z80_owed[1] != 0 || self.z80.waits_for_interrupt(&Z80View(&mut self.sys)))
+        {
+            self.z80_owed = [self.z80_owed[1], end];
+            return;
+        }
+        self.run_z80(end);
+    }
+
+    /// Runs the Z80 over the line ends it owes ([`Bus::run_z80_at_line_end`]).
+    #[inline(never)]
+    pub fn settle_z80(&mut self) {
+        let [before, last] = std::mem::take(&mut self.z80_owed);
+        if before != 0 {
+            self.run_z80_once(before);
+        }
+        if last != 0 {
+            self.run_z80_once(last);
+        }
+    }
+
+    fn run_z80_once(&mut self, until: u64) {
         if !self.sys.zbus.z80_running() {
             return;
         }

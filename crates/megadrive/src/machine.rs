@@ -158,6 +158,8 @@ impl Machine {
                 sys,
                 z80: SoundCpu::new(),
                 z80_idle: None,
+                z80_owed: [0; 2],
+                z80_deferral: true,
             },
             region,
             frame_line: 0,
@@ -199,6 +201,14 @@ impl Machine {
 
     /// Runs until a frame ends, a watched write happens, or `max_mclk` master clocks pass.
     pub fn run(&mut self, max_mclk: u64) -> RunStop {
+        let stop = self.run_lines(max_mclk);
+        // The Z80 may have been left unrun at line ends while it waited (`Bus::run_z80_at_line_end`):
+        // whoever looks next sees it where a run at every line end leaves it.
+        self.bus.settle_z80();
+        stop
+    }
+
+    fn run_lines(&mut self, max_mclk: u64) -> RunStop {
         let deadline = self.bus.sys.now.saturating_add(max_mclk);
         // The 68000's idle-loop candidate, carried from line to line within this call (nothing
         // outside the machine runs in between; see `run_ours`).
@@ -234,7 +244,7 @@ impl Machine {
                     if self.bus.sys.now < end {
                         return RunStop::Budget;
                     }
-                    self.bus.run_z80(end);
+                    self.bus.run_z80_at_line_end(end);
                     self.bus.idle_z80(end);
                     let sys = &mut self.bus.sys;
                     // `sync_sound`'s own test, inline: headless keeps no sound, and the call

@@ -490,6 +490,8 @@ impl Machine {
         z.t_states = r.u64()?;
         z.pending_prefix = r.u8()?;
         self.bus.z80 = z;
+        // The Z80 stands where the state says; it owes no line ends.
+        self.bus.z80_owed = [0; 2];
 
         let sys = &mut self.bus.sys;
         sys.now = r.u64()?;

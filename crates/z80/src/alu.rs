@@ -258,18 +258,19 @@ impl Z80 {
 
     /// SCF/CCF X/Y: `(Q ^ F) | A` — if the previous instruction wrote F, only A contributes.
     #[inline(always)]
-    fn scf_ccf_xy(&self) -> u8 {
-        ((self.regs.q ^ self.regs.f) | self.regs.a) & XYF
+    fn scf_ccf_xy(&self, q: u8) -> u8 {
+        ((q ^ self.regs.f) | self.regs.a) & XYF
     }
 
-    pub(crate) fn scf(&mut self) {
-        let f = (self.regs.f & (SF | ZF | PF)) | self.scf_ccf_xy() | CF;
+    /// `q`: the Q latch as the instruction started.
+    pub(crate) fn scf(&mut self, q: u8) {
+        let f = (self.regs.f & (SF | ZF | PF)) | self.scf_ccf_xy(q) | CF;
         self.set_f(f);
     }
 
-    pub(crate) fn ccf(&mut self) {
+    pub(crate) fn ccf(&mut self, q: u8) {
         let old = self.regs.f;
-        let f = (old & (SF | ZF | PF)) | self.scf_ccf_xy() | ((old & CF) << 4) | ((old & CF) ^ CF);
+        let f = (old & (SF | ZF | PF)) | self.scf_ccf_xy(q) | ((old & CF) << 4) | ((old & CF) ^ CF);
         self.set_f(f);
     }
 }

@@ -27,9 +27,10 @@ impl Z80 {
         self.regs.wz = self.regs.pc;
     }
 
-    /// Execute an opcode whose M1 fetch (and any DD/FD prefix fetch) is already done.
+    /// Execute an opcode whose M1 fetch (and any DD/FD prefix fetch) is already done. `q` is
+    /// the Q latch as the instruction started (the step has cleared `regs.q`).
     #[inline(always)]
-    pub(crate) fn exec_base<const IDX: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+    pub(crate) fn exec_base<const IDX: u8, B: Bus>(&mut self, bus: &mut B, op: u8, q: u8) {
         match op {
             0x00 => {}
             // LD rr,nn
@@ -173,8 +174,8 @@ impl Z80 {
             }
             0x27 => self.daa(),
             0x2F => self.cpl(),
-            0x37 => self.scf(),
-            0x3F => self.ccf(),
+            0x37 => self.scf(q),
+            0x3F => self.ccf(q),
             // HALT: PC stays past the opcode; `step` then idles in 4-T-state NOP cycles.
             0x76 => self.halted = true,
             // LD r,(HL): with an index, H and L here are the real H and L.
@@ -307,8 +308,8 @@ impl Z80 {
                 r.set_hl(r.hl_);
                 (r.bc_, r.de_, r.hl_) = (bc, de, hl);
             }
-            0xDD => self.exec_prefixed(bus, 0xDD),
-            0xFD => self.exec_prefixed(bus, 0xFD),
+            0xDD => self.exec_prefixed(bus, 0xDD, q),
+            0xFD => self.exec_prefixed(bus, 0xFD, q),
             0xED => {
                 let op = self.fetch_opcode(bus);
                 self.exec_ed(bus, op);

@@ -26,9 +26,6 @@ pub struct Z80 {
     /// A DD/FD prefix fetched at the end of the previous step (prefix chain): the next step
     /// continues with it and, as on the chip, accepts no interrupt in between. 0 = none.
     pub pending_prefix: u8,
-    /// Scratch for the Q latch: $FF once the current instruction writes F, else 0 (a mask, so
-    /// that Q = F & mask at the end of the step needs no branch). Always 0 between steps.
-    pub(crate) q_mask: u8,
 }
 
 impl Default for Z80 {
@@ -49,7 +46,6 @@ impl Z80 {
             irq_line: false,
             t_states: 0,
             pending_prefix: 0,
-            q_mask: 0,
         };
         cpu.reset();
         cpu
@@ -73,7 +69,6 @@ impl Z80 {
         self.halted = false;
         self.nmi_pending = false;
         self.pending_prefix = 0;
-        self.q_mask = 0;
     }
 
     /// Absolute T-state count.
@@ -120,38 +115,41 @@ impl Z80 {
     #[inline(always)]
     fn step_with<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> u32 {
         let start = self.t_states;
-        // One test for the rare cases (an interrupt to accept, a HALT cycle), which run out
-        // of line; a pending DD/FD prefix holds them all off, as on the chip.
+        // One test for the rare cases (a prefix chain's next opcode, an interrupt to accept,
+        // a HALT cycle), which run out of line.
         let special = if INT_RELEASED {
-            self.halted
+            self.halted as u8 | self.pending_prefix
         } else {
-            self.nmi_pending | (self.irq_line & self.regs.iff1 & !self.after_ei) | self.halted
+            (self.nmi_pending | (self.irq_line & self.regs.iff1 & !self.after_ei) | self.halted)
+                as u8
+                | self.pending_prefix
         };
-        if special & (self.pending_prefix == 0) {
-            self.step_interrupt_or_halt(bus);
+        if special != 0 {
+            self.step_special(bus);
             return (self.t_states - start) as u32;
         }
-        // `q_mask` is 0 between steps.
         self.after_ei = false;
         self.after_ld_a_ir = false;
-        if self.pending_prefix != 0 {
-            let prefix = std::mem::take(&mut self.pending_prefix);
-            self.exec_prefixed(bus, prefix);
-        } else {
-            let op = self.fetch_opcode(bus);
-            self.exec_base::<0, B>(bus, op);
-        }
-        // Q holds F only if this instruction produced flags.
-        self.regs.q = self.regs.f & self.q_mask;
-        self.q_mask = 0;
+        // Q holds F only if this instruction produces flags (`set_f` stores both); SCF and
+        // CCF read the Q the instruction started with.
+        let q = std::mem::take(&mut self.regs.q);
+        let op = self.fetch_opcode(bus);
+        self.exec_base::<0, B>(bus, op, q);
         (self.t_states - start) as u32
     }
 
-    /// The start of a step with no prefix pending and an NMI, an interrupt or a HALT cycle to
-    /// run instead of an instruction, in that order of priority.
+    /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,
+    /// as on the chip), or else runs an NMI, an interrupt or a HALT cycle, in that order of
+    /// priority, instead of an instruction.
     #[inline(never)]
-    fn step_interrupt_or_halt<B: Bus>(&mut self, bus: &mut B) {
-        if self.nmi_pending {
+    fn step_special<B: Bus>(&mut self, bus: &mut B) {
+        if self.pending_prefix != 0 {
+            self.after_ei = false;
+            self.after_ld_a_ir = false;
+            let prefix = std::mem::take(&mut self.pending_prefix);
+            let q = std::mem::take(&mut self.regs.q);
+            self.exec_prefixed(bus, prefix, q);
+        } else if self.nmi_pending {
             self.accept_nmi(bus);
         } else if self.irq_line && self.regs.iff1 && !self.after_ei {
             self.accept_irq(bus);
@@ -266,10 +264,10 @@ impl Z80 {
         v
     }
 
-    /// Write F and note it for the Q latch.
+    /// Write F and latch it in Q (which the step cleared before the instruction).
     #[inline(always)]
     pub(crate) fn set_f(&mut self, f: u8) {
         self.regs.f = f;
-        self.q_mask = 0xFF;
+        self.regs.q = f;
     }
 }

@@ -107,22 +107,7 @@ impl Z80 {
     /// of its steps there.
     #[inline(always)]
     fn wait_for_zero<B: Bus>(&mut self, bus: &B, start: u16, entry: u64, until_t: u64) -> bool {
-        let (Some(ld @ 0x78..=0x7D), Some(or @ 0xB0..=0xB5)) =
-            (bus.peek(start), bus.peek(start.wrapping_add(1)))
-        else {
-            return false;
-        };
-        // Entered at the OR, A is what it ORs; entered at the JR, Z decides.
-        let goes_on = match entry {
-            0 => true,
-            1 => self.regs.a == 0,
-            _ => self.regs.f & ZF != 0,
-        };
-        if !goes_on
-            || self.reg8::<0>(ld & 7) | self.reg8::<0>(or & 7) != 0
-            || bus.peek(start.wrapping_add(2)) != Some(0x28)
-            || bus.peek(start.wrapping_add(3)) != Some(0xFC)
-        {
+        if !self.waits_for_zero(bus, start, entry) {
             return false;
         }
         // Instruction boundaries counted from the entry's pass start: boundary n is at
@@ -156,6 +141,50 @@ impl Z80 {
         self.t_states = pass_start + WAIT_PASS_T * passes + WAIT_AT[slot as usize];
         self.add_r(stop - entry);
         true
+    }
+
+    /// Whether the CPU, at instruction `entry` (0 to 2) of the code at `start`, is in a
+    /// `LD A,r / OR r' / JR Z,$-4` loop with r and r' both 0 that goes on: stepping it reads
+    /// only those four bytes and writes nothing until an interrupt is accepted.
+    #[inline(always)]
+    fn waits_for_zero<B: Bus>(&self, bus: &B, start: u16, entry: u64) -> bool {
+        let (Some(ld @ 0x78..=0x7D), Some(or @ 0xB0..=0xB5)) =
+            (bus.peek(start), bus.peek(start.wrapping_add(1)))
+        else {
+            return false;
+        };
+        // Entered at the OR, A is what it ORs; entered at the JR, Z decides.
+        let goes_on = match entry {
+            0 => true,
+            1 => self.regs.a == 0,
+            _ => self.regs.f & ZF != 0,
+        };
+        goes_on
+            && self.reg8::<0>(ld & 7) | self.reg8::<0>(or & 7) == 0
+            && bus.peek(start.wrapping_add(2)) == Some(0x28)
+            && bus.peek(start.wrapping_add(3)) == Some(0xFC)
+    }
+
+    /// Whether the CPU waits for an interrupt in a loop [`Z80::fast_forward`] models: with
+    /// /INT released and no NMI, stepping it on from here, however far, reads nothing but
+    /// the loop's own code (memory the bus vouches for through [`Bus::peek`]), writes nothing,
+    /// touches no port and never leaves the loop, so where it stands at a later T-state
+    /// depends on nothing but that T-state. A caller may then leave it unrun across several
+    /// of its own time slices and run it once over all of them (the state reached is the
+    /// same, [`Z80::fast_forward`] running the whole span in closed form), as long as the
+    /// line stays released and nothing else writes the loop's code or registers meanwhile.
+    /// The console does so while Sonic 2's driver waits for a DAC sample (`zWaitLoop`).
+    pub fn waits_for_interrupt<B: Bus>(&self, bus: &B) -> bool {
+        if self.halted || self.pending_prefix != 0 || self.nmi_pending {
+            return false;
+        }
+        let pc = self.regs.pc;
+        match bus.peek(pc) {
+            Some(0x78..=0x7D) => self.waits_for_zero(bus, pc, 0),
+            Some(0xB0..=0xB5) => self.waits_for_zero(bus, pc.wrapping_sub(1), 1),
+            Some(0x28) => self.waits_for_zero(bus, pc.wrapping_sub(2), 2),
+            _ => false,
+        }
     }
 
     /// R after `n` more M1 cycles (7-bit counter, bit 7 kept; only `n` mod 128 matters).

@@ -104,12 +104,12 @@ impl Z80 {
     /// After a DD/FD prefix byte: fetch the next opcode (another M1) and run it with the index
     /// register selected. A further DD/FD ends this instruction (the first prefix acted as a
     /// NOP) and is remembered in `pending_prefix`, so long prefix chains cannot stall `step`.
-    pub(crate) fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, prefix: u8) {
+    pub(crate) fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, prefix: u8, q: u8) {
         let op = self.fetch_opcode(bus);
         match (prefix, op) {
             (_, 0xDD | 0xFD) => self.pending_prefix = op,
-            (0xDD, _) => self.exec_base::<IX, B>(bus, op),
-            _ => self.exec_base::<IY, B>(bus, op),
+            (0xDD, _) => self.exec_base::<IX, B>(bus, op, q),
+            _ => self.exec_base::<IY, B>(bus, op, q),
         }
     }
 }

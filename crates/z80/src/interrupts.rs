@@ -55,10 +55,8 @@ impl Z80 {
                     self.regs.pc = (data & 0x38) as u16;
                     self.regs.wz = self.regs.pc;
                 } else {
-                    self.q_mask = 0;
-                    self.exec_base::<0, B>(bus, data);
-                    self.regs.q = self.regs.f & self.q_mask;
-                    self.q_mask = 0;
+                    let q = std::mem::take(&mut self.regs.q);
+                    self.exec_base::<0, B>(bus, data, q);
                 }
             }
             1 => {

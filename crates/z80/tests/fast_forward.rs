@@ -213,3 +213,117 @@ fn other_code_is_left_to_step() {
     };
     assert!(!cpu.fast_forward(&bus, 10_000));
 }
+
+/// RAM that logs every read too, for `waits_for_interrupt`'s promise: stepping reads only the
+/// loop's code.
+struct Watched(Ram, Vec<u16>);
+
+impl Bus for Watched {
+    fn read(&mut self, addr: u16, t: u64) -> u8 {
+        self.1.push(addr);
+        self.0.read(addr, t)
+    }
+    fn write(&mut self, addr: u16, value: u8, t: u64) {
+        self.0.write(addr, value, t)
+    }
+    fn port_in(&mut self, port: u16, t: u64) -> u8 {
+        self.0.port_in(port, t)
+    }
+    fn port_out(&mut self, port: u16, value: u8, t: u64) {
+        self.0.port_out(port, value, t)
+    }
+    fn int_ack(&mut self, t: u64) -> u8 {
+        self.0.int_ack(t)
+    }
+    fn peek(&self, addr: u16) -> Option<u8> {
+        self.0.peek(addr)
+    }
+}
+
+/// `Z80::waits_for_interrupt` against stepping: from every state it accepts (the wait loop at
+/// each entry, every register pair, registers zero or not, random code around), stepping
+/// 3,000 T-states with /INT released reads only the loop's four bytes, writes nothing, touches
+/// no port and stays in the loop; and running there in pieces (a run per "line", as the
+/// console would without deferring) ends where one run over the whole span ends.
+#[test]
+fn waits_for_interrupt_only_where_stepping_only_waits() {
+    let mut noise = Noise(0x1234_5678);
+    let (mut waiting, mut cases) = (0, 0);
+    for r in 0..8u8 {
+        for r2 in 0..8u8 {
+            let mut mem: Vec<u8> = (0..0x10000).map(|_| noise.next() as u8).collect();
+            // $0200 LD A,r / OR r' / JR Z,$0200, random code after it; r = 6 and r' = 6 are
+            // LD A,(HL) / OR (HL), which read memory and are not the modelled loop.
+            mem[0x200..0x204].copy_from_slice(&[0x78 | r, 0xB0 | r2, 0x28, 0xFC]);
+            for case in 0..40u32 {
+                let pc = match case % 5 {
+                    4 => 0x1FF + (noise.next() % 6) as u16,
+                    k => 0x200 + (k % 3) as u16,
+                };
+                let mut cpu = random_cpu(&mut noise, pc);
+                if case % 7 != 0 {
+                    if case.is_multiple_of(2) {
+                        cpu.regs.a = 0;
+                    }
+                    for code in [r, r2] {
+                        match code {
+                            0 => cpu.regs.b = 0,
+                            1 => cpu.regs.c = 0,
+                            2 => cpu.regs.d = 0,
+                            3 => cpu.regs.e = 0,
+                            4 => cpu.regs.h = 0,
+                            5 => cpu.regs.l = 0,
+                            _ => {}
+                        }
+                    }
+                }
+                cpu.halted = case % 11 == 0;
+                cpu.nmi_pending = case % 13 == 0;
+                cases += 1;
+                let ram = Ram {
+                    mem: mem.clone(),
+                    log: Vec::new(),
+                };
+                if !cpu.waits_for_interrupt(&ram) {
+                    continue;
+                }
+                waiting += 1;
+                cpu.irq_line = false;
+                let mut stepped = cpu;
+                let mut bus = Watched(ram.clone(), Vec::new());
+                let until = cpu.t_states() + 3000;
+                while stepped.t_states() < until {
+                    stepped.step(&mut bus);
+                    assert!(
+                        (0x200..0x204).contains(&stepped.regs.pc),
+                        "left from {cpu:?}"
+                    );
+                }
+                assert!(
+                    bus.0.log.is_empty(),
+                    "accesses {:?} from {cpu:?}",
+                    bus.0.log
+                );
+                assert!(
+                    bus.1.iter().all(|a| (0x200..0x204).contains(a)),
+                    "reads {:?} from {cpu:?}",
+                    bus.1
+                );
+                // In pieces of 1 to 300 T-states, as runs to line ends would go.
+                let mut pieces = cpu;
+                let mut at = cpu.t_states();
+                while at < until {
+                    at = (at + 1 + (noise.next() % 300) as u64).min(until);
+                    if !pieces.fast_forward(&ram, at) {
+                        let mut step_bus = ram.clone();
+                        while pieces.t_states() < at {
+                            pieces.step(&mut step_bus);
+                        }
+                    }
+                }
+                assert_eq!(pieces, stepped, "from {cpu:?} to T-state {until}");
+            }
+        }
+    }
+    assert!(waiting > 600, "{waiting} waiting states in {cases} cases");
+}
