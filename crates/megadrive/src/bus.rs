@@ -1190,6 +1190,11 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
 /// (`access_clock`) on the way to the ports and used only by the hardware profile
 /// (`Timing::HARDWARE`).
 impl m68000::Bus for Bus {
+    // A plain ROM's instruction fetch has no side effect and no wait state.
+    #[inline(always)]
+    fn fetch_fast(&self, addr: u32) -> Option<u16> {
+        self.sys.cart.plain_word(addr)
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]
