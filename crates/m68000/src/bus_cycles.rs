@@ -207,9 +207,23 @@ impl Cpu {
         Ok(())
     }
 
-    /// Fetches IRC from `target` (the first fetch after a jump).
+    /// Fetches IRC from `target` (the first fetch after a jump), the bus's fast answer first
+    /// as in [`Cpu::fetch_irc`].
     #[inline(always)]
     pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        if target & 1 == 0
+            && let Some(v) = bus.fetch_fast(target & 0xFF_FFFE)
+        {
+            self.irc = v;
+            self.cycles += 4;
+            self.pc = target.wrapping_add(2);
+            return Ok(());
+        }
+        self.fetch_irc_at_through_bus(bus, target)
+    }
+
+    #[inline(never)]
+    fn fetch_irc_at_through_bus<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.irc = self.read_word(bus, target, self.program_fc())?;
         self.pc = target.wrapping_add(2);
         Ok(())
