@@ -180,6 +180,7 @@ impl Cpu {
         }
     }
 
+    #[cold]
     #[inline(never)]
     fn fetch_irc_through_bus<B: Bus>(&mut self, bus: &mut B) {
         self.irc = self.fetch_next(bus);
@@ -222,6 +223,7 @@ impl Cpu {
         self.fetch_irc_at_through_bus(bus, target)
     }
 
+    #[cold]
     #[inline(never)]
     fn fetch_irc_at_through_bus<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.irc = self.read_word(bus, target, self.program_fc())?;
