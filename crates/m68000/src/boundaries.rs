@@ -52,19 +52,35 @@ impl Cpu {
     /// instruction, else (stopped or halted) nothing. The body of
     /// [`Cpu::run_with_boundaries`], for hosts that keep their own loop (the console runs its
     /// scheduler's checks inline instead of through a callback).
+    ///
+    /// A host that writes `sr`, `ipl`, `nmi_taken` or `state` directly calls
+    /// [`Cpu::refresh_attention`] before this.
     #[inline(always)]
     pub fn next_boundary<B: Bus>(&mut self, bus: &mut B) -> Step {
-        if self.ipl != 0 && self.interrupt_pending() {
-            self.step(bus);
+        // T clear, running, no interrupt to take: the usual case, decided by one flag.
+        if !self.attention {
+            self.untraced_instruction(bus);
+            return Step::Instruction;
+        }
+        self.next_boundary_with_attention(bus)
+    }
+
+    /// [`Cpu::next_boundary`] when the flag is up: an interrupt, a traced instruction, or a
+    /// stopped or halted CPU. Out of line, so the usual path is one instruction and a test.
+    #[inline(never)]
+    fn next_boundary_with_attention<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let step = if self.interrupt_pending() {
+            self.take_interrupt(bus);
             Step::Interrupt
         } else if self.state != RunState::Running {
             Step::Stopped
         } else {
-            // What `step` does with no interrupt to take and the CPU running, without
-            // deciding both again.
             self.instruction(bus);
             Step::Instruction
-        }
+        };
+        // Whatever the entry or the exception changed is worked out once more (cheap here).
+        self.refresh_attention();
+        step
     }
 
     /// Runs instructions and interrupt entries, calling `boundary` after each with its clocks
@@ -74,6 +90,7 @@ impl Cpu {
         B: Bus,
         F: FnMut(&mut B, Boundary, &Cpu) -> BoundaryControl,
     {
+        self.refresh_attention();
         loop {
             let start = self.cycles;
             let opcode = self.ird;

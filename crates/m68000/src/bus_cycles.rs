@@ -166,11 +166,31 @@ impl Cpu {
         v
     }
 
+    /// [`Cpu::fetch_next`] into IRC, the bus's fast answer first ([`Bus::fetch_fast`]): the
+    /// other way is out of line and does the whole fetch, so nothing is live across its call.
+    #[inline(always)]
+    fn fetch_irc<B: Bus>(&mut self, bus: &mut B) {
+        match bus.fetch_fast(self.pc & 0xFF_FFFE) {
+            Some(v) => {
+                self.irc = v;
+                self.cycles += 4;
+                self.pc = self.pc.wrapping_add(2);
+            }
+            None => self.fetch_irc_through_bus(bus),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fetch_irc_through_bus<B: Bus>(&mut self, bus: &mut B) {
+        self.irc = self.fetch_next(bus);
+    }
+
     /// Takes IRC as an extension word and fetches the next one.
     #[inline(always)]
     pub(crate) fn ext_word<B: Bus>(&mut self, bus: &mut B) -> Result<u16> {
         let w = self.irc;
-        self.irc = self.fetch_next(bus);
+        self.fetch_irc(bus);
         Ok(w)
     }
 
@@ -184,13 +204,28 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn prefetch<B: Bus>(&mut self, bus: &mut B) -> Result<()> {
         self.ird = self.irc;
-        self.irc = self.fetch_next(bus);
+        self.fetch_irc(bus);
         Ok(())
     }
 
-    /// Fetches IRC from `target` (the first fetch after a jump).
+    /// Fetches IRC from `target` (the first fetch after a jump), the bus's fast answer first
+    /// as in [`Cpu::fetch_irc`].
     #[inline(always)]
     pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        if target & 1 == 0
+            && let Some(v) = bus.fetch_fast(target & 0xFF_FFFE)
+        {
+            self.irc = v;
+            self.cycles += 4;
+            self.pc = target.wrapping_add(2);
+            return Ok(());
+        }
+        self.fetch_irc_at_through_bus(bus, target)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fetch_irc_at_through_bus<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.irc = self.read_word(bus, target, self.program_fc())?;
         self.pc = target.wrapping_add(2);
         Ok(())

@@ -522,6 +522,72 @@ fn decode_line4(op: u16) -> Op {
     }
 }
 
+/// The word and long forms of the sized instructions that have their own variants (bits 6-7
+/// of those opcodes are the size: 0 byte, 1 word, 2 long).
+fn sized(op: Op, opcode: u16) -> Op {
+    match (op, (opcode >> 6) & 3) {
+        (Op::Or, 1) => Op::OrW,
+        (Op::Or, 2) => Op::OrL,
+        (Op::And, 1) => Op::AndW,
+        (Op::And, 2) => Op::AndL,
+        (Op::Sub, 1) => Op::SubW,
+        (Op::Sub, 2) => Op::SubL,
+        (Op::Add, 1) => Op::AddW,
+        (Op::Add, 2) => Op::AddL,
+        (Op::OrDn, 1) => Op::OrDnW,
+        (Op::OrDn, 2) => Op::OrDnL,
+        (Op::AndDn, 1) => Op::AndDnW,
+        (Op::AndDn, 2) => Op::AndDnL,
+        (Op::SubDn, 1) => Op::SubDnW,
+        (Op::SubDn, 2) => Op::SubDnL,
+        (Op::AddDn, 1) => Op::AddDnW,
+        (Op::AddDn, 2) => Op::AddDnL,
+        (Op::OriDn, 1) => Op::OriDnW,
+        (Op::OriDn, 2) => Op::OriDnL,
+        (Op::AndiDn, 1) => Op::AndiDnW,
+        (Op::AndiDn, 2) => Op::AndiDnL,
+        (Op::SubiDn, 1) => Op::SubiDnW,
+        (Op::SubiDn, 2) => Op::SubiDnL,
+        (Op::AddiDn, 1) => Op::AddiDnW,
+        (Op::AddiDn, 2) => Op::AddiDnL,
+        (Op::EoriDn, 1) => Op::EoriDnW,
+        (Op::EoriDn, 2) => Op::EoriDnL,
+        (Op::CmpiDn, 1) => Op::CmpiDnW,
+        (Op::CmpiDn, 2) => Op::CmpiDnL,
+        (Op::Cmpi, 1) => Op::CmpiW,
+        (Op::Cmpi, 2) => Op::CmpiL,
+        (Op::AddqDn, 1) => Op::AddqDnW,
+        (Op::AddqDn, 2) => Op::AddqDnL,
+        (Op::AddqAn, 1) => Op::AddqAnW,
+        (Op::AddqAn, 2) => Op::AddqAnL,
+        (Op::AddqMem, 1) => Op::AddqMemW,
+        (Op::AddqMem, 2) => Op::AddqMemL,
+        (Op::SubqDn, 1) => Op::SubqDnW,
+        (Op::SubqDn, 2) => Op::SubqDnL,
+        (Op::SubqAn, 1) => Op::SubqAnW,
+        (Op::SubqAn, 2) => Op::SubqAnL,
+        (Op::SubqMem, 1) => Op::SubqMemW,
+        (Op::SubqMem, 2) => Op::SubqMemL,
+        (Op::AsrReg, 1) => Op::AsrRegW,
+        (Op::AsrReg, 2) => Op::AsrRegL,
+        (Op::AslReg, 1) => Op::AslRegW,
+        (Op::AslReg, 2) => Op::AslRegL,
+        (Op::LsrReg, 1) => Op::LsrRegW,
+        (Op::LsrReg, 2) => Op::LsrRegL,
+        (Op::LslReg, 1) => Op::LslRegW,
+        (Op::LslReg, 2) => Op::LslRegL,
+        (Op::RoxrReg, 1) => Op::RoxrRegW,
+        (Op::RoxrReg, 2) => Op::RoxrRegL,
+        (Op::RoxlReg, 1) => Op::RoxlRegW,
+        (Op::RoxlReg, 2) => Op::RoxlRegL,
+        (Op::RorReg, 1) => Op::RorRegW,
+        (Op::RorReg, 2) => Op::RorRegL,
+        (Op::RolReg, 1) => Op::RolRegW,
+        (Op::RolReg, 2) => Op::RolRegL,
+        _ => op,
+    }
+}
+
 static TABLE: OnceLock<Box<[Op; 65536]>> = OnceLock::new();
 
 /// The decoded opcode table, built on first use.
@@ -529,7 +595,7 @@ pub fn table() -> &'static [Op; 65536] {
     TABLE.get_or_init(|| {
         let mut t = Box::new([Op::Illegal; 65536]);
         for (op, slot) in t.iter_mut().enumerate() {
-            *slot = decode(op as u16);
+            *slot = sized(decode(op as u16), op as u16);
         }
         t
     })
@@ -538,6 +604,17 @@ pub fn table() -> &'static [Op; 65536] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn word_and_long_forms_have_their_own_variants() {
+        // ANDI #,D0 byte, word, long; ADDQ #1,D0 word; LSL.L #2,D0; CMPI.B #,(A0).
+        assert_eq!(table()[0x0200], Op::AndiDn);
+        assert_eq!(table()[0x0240], Op::AndiDnW);
+        assert_eq!(table()[0x0280], Op::AndiDnL);
+        assert_eq!(table()[0x5240], Op::AddqDnW);
+        assert_eq!(table()[0xE588], Op::LslRegL);
+        assert_eq!(table()[0x0C10], Op::Cmpi);
+    }
+
     #[test]
     fn classes() {
         assert_eq!(decode(0x4E71), Op::Nop);

@@ -78,6 +78,7 @@ impl Cpu {
     pub(crate) fn interrupt<B: Bus>(&mut self, bus: &mut B, level: u8) -> Result<()> {
         let old = self.enter_supervisor();
         self.sr = (self.sr & !0x0700) | (level as u16) << 8;
+        self.refresh_attention();
         self.idle(6);
         let pc = self.pc.wrapping_sub(4);
         let sp = self.regs[15];
@@ -89,6 +90,7 @@ impl Cpu {
         // The acknowledged device lets go of IPL; one still wanting service re-asserts it
         // (`Cpu::set_ipl`), as the console does with the VDP's pending flags.
         self.ipl = 0;
+        self.refresh_attention();
         let vector = match ack {
             InterruptAck::Autovector => 24 + level as u32,
             InterruptAck::Vector(v) => v as u32,
@@ -128,6 +130,7 @@ impl Cpu {
         })();
         if r.is_err() {
             self.state = RunState::Halted;
+            self.refresh_attention();
         }
     }
 }

@@ -56,6 +56,14 @@ pub trait Bus {
     fn read_byte(&mut self, addr: u32, fc: FunctionCode, cycle: u64) -> u8;
     fn write_word(&mut self, addr: u32, value: u16, fc: FunctionCode, cycle: u64);
     fn write_byte(&mut self, addr: u32, value: u8, fc: FunctionCode, cycle: u64);
+    /// The word at the even address `addr` when the bus answers an instruction fetch there
+    /// with no side effect and no wait state (a plain ROM), else `None` and the fetch goes
+    /// through [`Bus::read_word`]. The fast answer keeps the handlers' usual path free of
+    /// calls, so most of them need no saved registers.
+    #[inline]
+    fn fetch_fast(&self, _addr: u32) -> Option<u16> {
+        None
+    }
     /// Extra clocks (DTACK held off) for the bus cycle that was just made.
     #[inline]
     fn wait_states(&mut self) -> u32 {

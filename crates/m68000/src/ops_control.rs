@@ -193,6 +193,7 @@ impl Cpu {
         self.set_sr(sr);
         self.idle(4);
         self.state = RunState::Stopped;
+        self.refresh_attention();
         Ok(())
     }
 

@@ -150,6 +150,7 @@ impl Cpu {
         self.prefetch(bus)
     }
 
+    #[inline(always)]
     pub(crate) fn moveq<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let v = op as u8 as i8 as i32 as u32;
         self.regs[((op >> 9) & 7) as usize] = v;
@@ -353,6 +354,7 @@ impl Cpu {
         Ok(())
     }
 
+    #[inline(always)]
     pub(crate) fn swap<B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let r = (op & 7) as usize;
         let v = self.regs[r].rotate_left(16);

@@ -926,13 +926,17 @@ impl Bus {
     /// the hardware profile's port timing) only where it is used, on the way to the ports.
     #[inline(always)]
     fn read_u8_at(&mut self, addr: u32, cycle: Option<u64>) -> u8 {
-        // The 68000's hot path, ROM and work RAM, inline; the ports out of line.
+        // The 68000's hot path, ROM and work RAM, inline; the ports out of line. A plain
+        // ROM's area answers in one length test.
         let addr = addr & 0xFF_FFFF;
-        if addr < 0x40_0000 {
-            return self.sys.cart.read_byte(addr);
+        if let Some(b) = self.sys.cart.plain_byte(addr) {
+            return b;
         }
         if addr >= 0xE0_0000 {
             return self.sys.ram[(addr & 0xFFFF) as usize];
+        }
+        if addr < 0x40_0000 {
+            return self.sys.cart.read_byte(addr);
         }
         if let Some(cycle) = cycle {
             self.sys.access_clock = cycle;
@@ -966,12 +970,15 @@ impl Bus {
     #[inline(always)]
     fn read_u16_at(&mut self, addr: u32, cycle: Option<u64>) -> u16 {
         let addr = addr & 0xFF_FFFE;
-        if addr < 0x40_0000 {
-            return self.sys.cart.read_word(addr);
+        if let Some(w) = self.sys.cart.plain_word(addr) {
+            return w;
         }
         if addr >= 0xE0_0000 {
             let a = (addr & 0xFFFE) as usize;
             return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+        }
+        if addr < 0x40_0000 {
+            return self.sys.cart.read_word(addr);
         }
         if let Some(cycle) = cycle {
             self.sys.access_clock = cycle;
@@ -1246,6 +1253,11 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
 /// (`access_clock`) on the way to the ports and used only by the hardware profile
 /// (`Timing::HARDWARE`).
 impl m68000::Bus for Bus {
+    // A plain ROM's instruction fetch has no side effect and no wait state.
+    #[inline(always)]
+    fn fetch_fast(&self, addr: u32) -> Option<u16> {
+        self.sys.cart.plain_word(addr)
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]

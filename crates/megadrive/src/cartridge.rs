@@ -61,24 +61,30 @@ pub struct Cartridge {
 
 /// The cartridge area of a plain ROM ([`Cartridge::derive_fast_path`]): derived state, so it
 /// compares equal to anything and prints as its size.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct CartArea {
-    /// Shared by copies of the machine, like the image. Its own `Option`, so a read tests and
-    /// loads one pointer.
-    bytes: Option<Arc<[u8; CART_AREA_BYTES]>>,
+    /// Shared by copies of the machine, like the image: the whole area, or empty when the
+    /// cartridge is not a plain ROM, so the one length test of a read both decides that
+    /// the address is in the cartridge area and that the area may be read directly.
+    bytes: Arc<[u8]>,
     /// The image it was built from (the same allocation as `Cartridge::rom`, while it is).
     from: Option<Arc<[u8]>>,
 }
 
 equal_to_any!(CartArea);
 
+impl Default for CartArea {
+    fn default() -> Self {
+        Self {
+            bytes: Arc::new([]),
+            from: None,
+        }
+    }
+}
+
 impl std::fmt::Debug for CartArea {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "CartArea({} bytes)",
-            self.bytes.as_ref().map_or(0, |b| b.len())
-        )
+        write!(f, "CartArea({} bytes)", self.bytes.len())
     }
 }
 
@@ -157,7 +163,7 @@ impl Cartridge {
             return;
         }
         // Kept when it was built from this image (a state loaded into the machine).
-        if self.area.bytes.is_some()
+        if !self.area.bytes.is_empty()
             && self
                 .area
                 .from
@@ -178,7 +184,7 @@ impl Cartridge {
             filled += n;
         }
         self.area = CartArea {
-            bytes: Arc::<[u8]>::from(bytes).try_into().ok(),
+            bytes: Arc::from(bytes),
             from: Some(self.rom.clone()),
         };
     }
@@ -210,10 +216,25 @@ impl Cartridge {
         if off < len { off } else { off % len }
     }
 
+    /// The byte at `addr` (below $1000000) when the cartridge is a plain ROM and `addr` is
+    /// in its area: one length test, the 68000's hot path.
+    #[inline(always)]
+    pub fn plain_byte(&self, addr: u32) -> Option<u8> {
+        self.area.bytes.get(addr as usize).copied()
+    }
+
+    /// The word at the even `addr` (below $1000000), as [`Cartridge::plain_byte`].
+    #[inline(always)]
+    pub fn plain_word(&self, addr: u32) -> Option<u16> {
+        let o = addr as usize;
+        let w = self.area.bytes.get(o..o + 2)?;
+        Some(u16::from_be_bytes([w[0], w[1]]))
+    }
+
     #[inline(always)]
     pub fn read_byte(&self, addr: u32) -> u8 {
-        if let Some(area) = &self.area.bytes {
-            return area[(addr as usize) & (CART_AREA_BYTES - 1)];
+        if let Some(b) = self.plain_byte(addr & (CART_AREA_BYTES as u32 - 1)) {
+            return b;
         }
         self.read_byte_mapped(addr)
     }
@@ -232,9 +253,8 @@ impl Cartridge {
 
     #[inline(always)]
     pub fn read_word(&self, addr: u32) -> u16 {
-        if let Some(area) = &self.area.bytes {
-            let o = (addr as usize) & (CART_AREA_BYTES - 2);
-            return u16::from_be_bytes([area[o], area[o + 1]]);
+        if let Some(w) = self.plain_word(addr & (CART_AREA_BYTES as u32 - 2)) {
+            return w;
         }
         self.read_word_mapped(addr)
     }

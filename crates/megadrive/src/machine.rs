@@ -577,6 +577,8 @@ fn run_ours(
     sys.instruction_clock = cpu.cycles;
     sys.now_cycles = cpu.cycles;
     cpu.set_ipl(sys.vdp.cpu_irq_level());
+    // A state load or a debugger may have written SR, IPL or the run state directly.
+    cpu.refresh_attention();
     // The first boundary always looks (a latency may be running from the last run).
     sys.ask_boundary();
     let interrupt_clocks = sys.timing.interrupt_clocks;
