@@ -668,15 +668,25 @@ impl Ym2612 {
         let discrete = self.discrete;
         let p = &self.params.channels[ch];
         let c = &mut self.channels[ch];
-        let run = match p.alg & 7 {
-            0 => channel_block::<0>,
-            1 => channel_block::<1>,
-            2 => channel_block::<2>,
-            3 => channel_block::<3>,
-            4 => channel_block::<4>,
-            5 => channel_block::<5>,
-            6 => channel_block::<6>,
-            _ => channel_block::<7>,
+        // Without SSG-EG on any operator (most channels), its checks drop out of the loop.
+        let ssg = p.ops.iter().any(|q| q.ssg & ssg::SSG_ON != 0);
+        let run = match (p.alg & 7, ssg) {
+            (0, false) => channel_block::<0, false>,
+            (1, false) => channel_block::<1, false>,
+            (2, false) => channel_block::<2, false>,
+            (3, false) => channel_block::<3, false>,
+            (4, false) => channel_block::<4, false>,
+            (5, false) => channel_block::<5, false>,
+            (6, false) => channel_block::<6, false>,
+            (_, false) => channel_block::<7, false>,
+            (0, true) => channel_block::<0, true>,
+            (1, true) => channel_block::<1, true>,
+            (2, true) => channel_block::<2, true>,
+            (3, true) => channel_block::<3, true>,
+            (4, true) => channel_block::<4, true>,
+            (5, true) => channel_block::<5, true>,
+            (6, true) => channel_block::<6, true>,
+            (_, true) => channel_block::<7, true>,
         };
         let levels = Levels {
             pan,
@@ -755,30 +765,21 @@ impl Ym2612 {
 }
 
 /// Advances one channel by a sample and returns its 14-bit output, for algorithm `ALG`
-/// (the channel's parameters derived). Inlined into the block loop: the call and its register
+/// (the channel's parameters derived; `incs`: its operators' phase increments this sample,
+/// PM applied). Inlined into the block loop: the call and its register
 /// saving were a tenth of the channel's cost.
 #[inline(always)]
-fn run_channel<const ALG: u8>(
+fn run_channel<const ALG: u8, const SSG: bool>(
     p: &ChannelParams,
     c: &mut Channel,
     eg_tick: bool,
     eg_counter: u16,
     am_tri: u32,
-    lfo_step: u8,
+    incs: [u32; 4],
     t: &Tables,
 ) -> i32 {
-    let (fb, pms) = (p.fb, p.pms);
+    let fb = p.fb;
     let am = am_tri >> p.ams;
-    // Phase increments (with PM when the channel has it).
-    let incs: [u32; 4] = if pms != 0 {
-        std::array::from_fn(|op| {
-            let q = &p.ops[op];
-            let offset = lfo::pm_offset(q.fnum, pms, lfo_step);
-            lfo::pm_increment(q.fnum, offset, q.block, q.kc, q.dt, q.mul)
-        })
-    } else {
-        std::array::from_fn(|op| p.ops[op].inc)
-    };
 
     // A silent channel (every envelope released to the floor, nothing in the operator
     // pipeline) outputs 0 and stays silent: only its phases move.
@@ -796,8 +797,11 @@ fn run_channel<const ALG: u8>(
     for op in 0..4 {
         let q = &p.ops[op];
         let o = &mut c.ops[op];
-        // SSG-EG's cycle end may restart the phase, so it comes first.
-        ssg::end_of_cycle(o, q.ssg, q.rates[EG_ATTACK as usize] >= 62, q.sl == 0);
+        // SSG-EG's cycle end may restart the phase, so it comes first. (Without SSG-EG on
+        // any operator, `end_of_cycle`, `step` and `output_level` do nothing SSG's.)
+        if SSG {
+            ssg::end_of_cycle(o, q.ssg, q.rates[EG_ATTACK as usize] >= 62, q.sl == 0);
+        }
         phase[op] = o.phase >> 10;
         o.phase = (o.phase + incs[op]) & 0xFFFFF;
 
@@ -818,14 +822,19 @@ fn run_channel<const ALG: u8>(
                     if o.env == 0 {
                         o.eg_phase = EG_DECAY;
                     }
-                } else if q.ssg & ssg::SSG_ON != 0 {
+                } else if SSG && q.ssg & ssg::SSG_ON != 0 {
                     ssg::step(o, inc as u16);
                 } else {
                     o.env = (o.env + inc as u16).min(MAX_ATT);
                 }
             }
         }
-        let mut a = ssg::output_level(o, q.ssg) as u32 + q.tl;
+        let level = if SSG {
+            ssg::output_level(o, q.ssg)
+        } else {
+            o.env
+        };
+        let mut a = level as u32 + q.tl;
         if q.am {
             a += am;
         }
@@ -904,9 +913,9 @@ struct Levels<'a> {
     right: &'a mut [i32; BLOCK],
 }
 
-/// [`Ym2612::run_channel_block`] for algorithm `ALG`: the sample loop with the channel's step
-/// inlined.
-fn channel_block<const ALG: u8>(
+/// [`Ym2612::run_channel_block`] for algorithm `ALG`, with SSG-EG on some operator (`SSG`) or
+/// on none: the sample loop with the channel's step inlined.
+fn channel_block<const ALG: u8, const SSG: bool>(
     p: &ChannelParams,
     c: &mut Channel,
     clocks: &Clocks,
@@ -916,18 +925,28 @@ fn channel_block<const ALG: u8>(
     levels: Levels<'_>,
 ) {
     let mut last = c.out;
+    // The phase increments: fixed without PM; with it, a function of the LFO step, which
+    // moves every 5 samples at the fastest, so worked out again only when the step changes.
+    let mut incs: [u32; 4] = std::array::from_fn(|op| p.ops[op].inc);
+    let mut pm_step = None;
     for i in 0..k.min(BLOCK) {
         let tick = clocks.eg_tick[i];
         let counter = clocks.eg_counter[i];
-        let out = match dac {
-            Some(level) => {
-                run_channel::<ALG>(p, c, tick, counter, 0, 0, t);
-                level
-            }
-            None => {
-                run_channel::<ALG>(p, c, tick, counter, clocks.am_tri[i], clocks.lfo_step[i], t)
-            }
+        // Channel 6 under the DAC runs with the LFO at rest.
+        let (am_tri, lfo_step) = match dac {
+            Some(_) => (0, 0),
+            None => (clocks.am_tri[i], clocks.lfo_step[i]),
         };
+        if p.pms != 0 && pm_step != Some(lfo_step) {
+            pm_step = Some(lfo_step);
+            incs = std::array::from_fn(|op| {
+                let q = &p.ops[op];
+                let offset = lfo::pm_offset(q.fnum, p.pms, lfo_step);
+                lfo::pm_increment(q.fnum, offset, q.block, q.kc, q.dt, q.mul)
+            });
+        }
+        let out = run_channel::<ALG, SSG>(p, c, tick, counter, am_tri, incs, t);
+        let out = dac.unwrap_or(out);
         // The 9-bit DAC, with the discrete chip's ladder when modelled (`ym2612_dac`).
         levels.left[i] += dac::channel_level(out, levels.pan.0, levels.discrete);
         levels.right[i] += dac::channel_level(out, levels.pan.1, levels.discrete);
