@@ -31,7 +31,7 @@ use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
 use crate::sound_thread::{CallLog, YmCall};
-use crate::ym2612_params::{ParamCache, derive};
+use crate::ym2612_params::{ChannelParams, ParamCache, derive};
 use crate::{ym2612_dac as dac, ym2612_lfo as lfo, ym2612_ssg as ssg};
 
 /// Master clocks per YM2612 internal clock (MCLK / 7 / 6).
@@ -88,14 +88,27 @@ const EG_PATTERN_FAST: [[u8; 8]; 4] = [
     [1, 2, 2, 2, 1, 2, 2, 2],
 ];
 
-/// The log-sin and exponent tables (Nemesis): 256 entries each.
+/// The log-sin and exponent tables (Nemesis): 256 entries each, and the two the operator
+/// reads, unfolded from them.
 pub struct Tables {
     /// round(-log2(sin((i + 0.5) * pi / 512)) * 256): a quarter sine as attenuation in 4.8
     /// fixed point.
     pub log_sin: [u16; 256],
     /// round((2^(i / 256) - 1) * 1024): the fraction of 2^x in 10 bits.
     pub exp: [u16; 256],
+    /// `log_sin` over the half wave (9 bits of phase: the second quarter mirrors the first),
+    /// so the operator does not fold the phase.
+    half_sine: [u16; 512],
+    /// The magnitude for every attenuation level a half-wave entry plus a 10-bit attenuation
+    /// (x 4) can make: `((exp[!level & 0xFF] | 0x400) << 2) >> (level >> 8)`, 0 from 13 << 8
+    /// up (below the 13-bit output). One load for the exponent step's xor, load, or, and two
+    /// shifts (one by a variable count), on the operator's latency chain; 12 KiB.
+    magnitude: [u16; MAX_LEVEL + 1],
 }
+
+/// The largest attenuation level an operator can reach: the log-sin table's top plus the
+/// largest attenuation (x 4).
+const MAX_LEVEL: usize = 0x859 + ((MAX_ATT as usize) << 2);
 
 pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let mut log_sin = [0u16; 256];
@@ -105,7 +118,23 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         log_sin[i] = (-s.log2() * 256.0).round() as u16;
         exp[i] = ((2f64.powf(i as f64 / 256.0) - 1.0) * 1024.0).round() as u16;
     }
-    Tables { log_sin, exp }
+    let half_sine = std::array::from_fn(|i| {
+        let quarter = if i & 0x100 != 0 { !i & 0xFF } else { i & 0xFF };
+        log_sin[quarter]
+    });
+    let magnitude = std::array::from_fn(|level| {
+        if level >= 13 << 8 {
+            0
+        } else {
+            (((exp[(level & 0xFF) ^ 0xFF] as u32 | 0x400) << 2) >> (level >> 8)) as u16
+        }
+    });
+    Tables {
+        log_sin,
+        exp,
+        half_sine,
+        magnitude,
+    }
 });
 
 impl Tables {
@@ -113,6 +142,15 @@ impl Tables {
     /// value (13-bit magnitude).
     #[inline]
     pub fn operator(&self, phase: u32, att: u32) -> i32 {
+        let level = self.half_sine[(phase & 0x1FF) as usize] as u32 + (att << 2);
+        let mag = self.magnitude[level as usize] as i32;
+        if phase & 0x200 != 0 { -mag } else { mag }
+    }
+
+    /// [`Tables::operator`] from the 256-entry tables, step by step (what the unfolded
+    /// tables are tested against).
+    #[cfg(test)]
+    fn operator_reference(&self, phase: u32, att: u32) -> i32 {
         let index = if phase & 0x100 != 0 {
             !phase & 0xFF
         } else {
@@ -545,70 +583,118 @@ impl Ym2612 {
         let mut out = std::mem::take(&mut self.out);
         let at = out.len();
         out.resize(at + 2 * n, 0);
-        for pair in out[at..].chunks_exact_mut(2) {
-            let (l, r) = self.sample(tables, active, base_left, base_right);
-            pair[0] = l;
-            pair[1] = r;
+        for block in out[at..].chunks_mut(2 * BLOCK) {
+            let k = block.len() / 2;
+            let clocks = self.run_clocks(k);
+            let mut left = [base_left; BLOCK];
+            let mut right = [base_right; BLOCK];
+            for ch in 0..6 {
+                if active & (1 << ch) != 0 {
+                    self.run_channel_block(
+                        ch,
+                        &clocks,
+                        k,
+                        dac_output(dac_on, dac, ch),
+                        tables,
+                        &mut left,
+                        &mut right,
+                    );
+                }
+            }
+            // Mixer scale: one full-scale channel = 16 x 256 = 4096.
+            for (i, pair) in block.chunks_exact_mut(2).enumerate() {
+                pair[0] = (left[i] * 16) as i16;
+                pair[1] = (right[i] * 16) as i16;
+            }
         }
         self.out = out;
     }
 
-    /// One output sample: LFO, envelopes, the `active` channels' operators (the others add
-    /// `base_left` / `base_right`), the DAC ladder and panning.
-    fn sample(&mut self, t: &Tables, active: u8, base_left: i32, base_right: i32) -> (i16, i16) {
-        // LFO.
+    /// Advances the LFO and the envelope clock by `k` samples (at most [`BLOCK`]) and returns
+    /// what each sample's channels see of them.
+    #[inline]
+    fn run_clocks(&mut self, k: usize) -> Clocks {
+        let mut clocks = Clocks {
+            eg_tick: [false; BLOCK],
+            eg_counter: [0; BLOCK],
+            am_tri: [0; BLOCK],
+            lfo_step: [0; BLOCK],
+        };
         let lfo = self.regs[0x22];
-        if lfo & 8 != 0 {
-            self.lfo_timer += 1;
-            if self.lfo_timer >= LFO_PERIOD[(lfo & 7) as usize] {
-                self.lfo_timer = 0;
-                self.lfo_step = (self.lfo_step + 1) & 0x7F;
-            }
-        } else {
-            self.lfo_timer = 0;
-            self.lfo_step = 0;
-        }
-        let am_tri = lfo::am_level(self.lfo_step);
-        let lfo_step = self.lfo_step;
-
-        // Envelope clock.
-        self.eg_timer += 1;
-        let eg_tick = self.eg_timer == 3;
-        if eg_tick {
-            self.eg_timer = 0;
-            self.eg_counter = (self.eg_counter + 1) & 0xFFF;
-        }
-
-        let (mut left, mut right) = (base_left, base_right);
-        if active == 0 {
-            return ((left * 16) as i16, (right * 16) as i16);
-        }
-        let dac_on = self.regs[0x2B] & 0x80 != 0;
-        for ch in 0..6 {
-            if active & (1 << ch) == 0 {
-                continue;
-            }
-            let part = if ch < 3 { 0 } else { 0x100 };
-            let cr = ch % 3;
-            let b4 = self.regs[part + 0xB4 + cr];
-            let out = if ch == 5 && dac_on {
-                self.run_channel_silently(ch, eg_tick, t);
-                ((self.regs[0x2A] as i32) - 128) << 6
+        for i in 0..k {
+            if lfo & 8 != 0 {
+                self.lfo_timer += 1;
+                if self.lfo_timer >= LFO_PERIOD[(lfo & 7) as usize] {
+                    self.lfo_timer = 0;
+                    self.lfo_step = (self.lfo_step + 1) & 0x7F;
+                }
             } else {
-                self.run_channel(ch, eg_tick, am_tri, lfo_step, t)
-            };
-            self.channels[ch].out = out;
-            // The 9-bit DAC, with the discrete chip's ladder when modelled (`ym2612_dac`).
-            left += dac::channel_level(out, b4 & 0x80 != 0, self.discrete);
-            right += dac::channel_level(out, b4 & 0x40 != 0, self.discrete);
+                self.lfo_timer = 0;
+                self.lfo_step = 0;
+            }
+            clocks.am_tri[i] = lfo::am_level(self.lfo_step);
+            clocks.lfo_step[i] = self.lfo_step;
+            self.eg_timer += 1;
+            let eg_tick = self.eg_timer == 3;
+            if eg_tick {
+                self.eg_timer = 0;
+                self.eg_counter = (self.eg_counter + 1) & 0xFFF;
+            }
+            clocks.eg_tick[i] = eg_tick;
+            clocks.eg_counter[i] = self.eg_counter;
         }
-        // Mixer scale: one full-scale channel = 16 x 256 = 4096.
-        ((left * 16) as i16, (right * 16) as i16)
+        clocks
     }
 
-    /// Runs a channel's envelopes and phases without output (channel 6 while the DAC is on).
-    fn run_channel_silently(&mut self, ch: usize, eg_tick: bool, t: &Tables) {
-        let _ = self.run_channel(ch, eg_tick, 0, 0, t);
+    /// Runs active channel `ch` for the block's `k` samples and adds its levels to `left` and
+    /// `right`. `dac`: the DAC's constant output when it replaces the channel (channel 6 with
+    /// the DAC on: the channel's envelopes and phases still run). A channel's samples depend
+    /// on the shared clocks and its own state alone, so running the channels one after the
+    /// other over a block gives what running them side by side sample by sample does; the
+    /// algorithm is made a constant of each loop.
+    #[allow(clippy::too_many_arguments)]
+    fn run_channel_block(
+        &mut self,
+        ch: usize,
+        clocks: &Clocks,
+        k: usize,
+        dac: Option<i32>,
+        t: &Tables,
+        left: &mut [i32; BLOCK],
+        right: &mut [i32; BLOCK],
+    ) {
+        let b4 = self.regs[if ch < 3 { 0 } else { 0x100 } + 0xB4 + ch % 3];
+        let pan = (b4 & 0x80 != 0, b4 & 0x40 != 0);
+        let discrete = self.discrete;
+        let p = &self.params.channels[ch];
+        let c = &mut self.channels[ch];
+        // Without SSG-EG on any operator (most channels), its checks drop out of the loop.
+        let ssg = p.ops.iter().any(|q| q.ssg & ssg::SSG_ON != 0);
+        let run = match (p.alg & 7, ssg) {
+            (0, false) => channel_block::<0, false>,
+            (1, false) => channel_block::<1, false>,
+            (2, false) => channel_block::<2, false>,
+            (3, false) => channel_block::<3, false>,
+            (4, false) => channel_block::<4, false>,
+            (5, false) => channel_block::<5, false>,
+            (6, false) => channel_block::<6, false>,
+            (_, false) => channel_block::<7, false>,
+            (0, true) => channel_block::<0, true>,
+            (1, true) => channel_block::<1, true>,
+            (2, true) => channel_block::<2, true>,
+            (3, true) => channel_block::<3, true>,
+            (4, true) => channel_block::<4, true>,
+            (5, true) => channel_block::<5, true>,
+            (6, true) => channel_block::<6, true>,
+            (_, true) => channel_block::<7, true>,
+        };
+        let levels = Levels {
+            pan,
+            discrete,
+            left,
+            right,
+        };
+        run(p, c, clocks, k, dac, t, levels);
     }
 
     /// Derives channel `ch`'s parameters again after a register write (rare next to samples).
@@ -617,151 +703,6 @@ impl Ym2612 {
     fn rederive(&mut self, ch: usize) {
         self.params.channels[ch] = derive(self, ch);
         self.params.dirty &= !(1 << ch);
-    }
-
-    /// Advances one channel by a sample and returns its 14-bit output. Inlined into the
-    /// sample loop: the call and its register saving were a tenth of the channel's cost.
-    #[inline(always)]
-    fn run_channel(
-        &mut self,
-        ch: usize,
-        eg_tick: bool,
-        am_tri: u32,
-        lfo_step: u8,
-        t: &Tables,
-    ) -> i32 {
-        if self.params.dirty & (1 << ch) != 0 {
-            self.rederive(ch);
-        }
-        let p = &self.params.channels[ch];
-        let (alg, fb, pms) = (p.alg, p.fb, p.pms);
-        let am = am_tri >> p.ams;
-        let c = &mut self.channels[ch];
-        // Phase increments (with PM when the channel has it).
-        let incs: [u32; 4] = if pms != 0 {
-            std::array::from_fn(|op| {
-                let q = &p.ops[op];
-                let offset = lfo::pm_offset(q.fnum, pms, lfo_step);
-                lfo::pm_increment(q.fnum, offset, q.block, q.kc, q.dt, q.mul)
-            })
-        } else {
-            std::array::from_fn(|op| p.ops[op].inc)
-        };
-
-        // A silent channel (every envelope released to the floor, nothing in the operator
-        // pipeline) outputs 0 and stays silent: only its phases move.
-        if c.silent() {
-            for (o, inc) in c.ops.iter_mut().zip(incs) {
-                o.phase = (o.phase + inc) & 0xFFFFF;
-            }
-            return 0;
-        }
-
-        // Per operator: the phase the operator reads this sample (before advancing), the
-        // envelope step and the total attenuation.
-        let mut att = [0u32; 4];
-        let mut phase = [0u32; 4];
-        for op in 0..4 {
-            let q = &p.ops[op];
-            let o = &mut c.ops[op];
-            // SSG-EG's cycle end may restart the phase, so it comes first.
-            ssg::end_of_cycle(o, q.ssg, q.rates[EG_ATTACK as usize] >= 62, q.sl == 0);
-            phase[op] = o.phase >> 10;
-            o.phase = (o.phase + incs[op]) & 0xFFFFF;
-
-            // Envelope.
-            if o.eg_phase == EG_DECAY && o.env >= q.sl {
-                o.eg_phase = EG_SUSTAIN;
-            }
-            if eg_tick {
-                let rate = q.rates[(o.eg_phase & 3) as usize];
-                let inc = eg_increment(rate, self.eg_counter);
-                if inc != 0 {
-                    if o.eg_phase == EG_ATTACK {
-                        if rate < 62 {
-                            let env = o.env as i32;
-                            let next = env + ((!env * inc as i32) >> 4);
-                            o.env = next.max(0) as u16;
-                        }
-                        if o.env == 0 {
-                            o.eg_phase = EG_DECAY;
-                        }
-                    } else if q.ssg & ssg::SSG_ON != 0 {
-                        ssg::step(o, inc as u16);
-                    } else {
-                        o.env = (o.env + inc as u16).min(MAX_ATT);
-                    }
-                }
-            }
-            let mut a = ssg::output_level(o, q.ssg) as u32 + q.tl;
-            if q.am {
-                a += am;
-            }
-            att[op] = a.min(MAX_ATT as u32);
-        }
-
-        // Operator 1 with feedback; its output reaches the others one sample late.
-        let m1 = c.op1_out[1];
-        let fb_in = if fb != 0 {
-            (c.op1_out[0] + c.op1_out[1]) >> (10 - fb)
-        } else {
-            0
-        };
-        let new_m1 = t.operator((phase[0] as i32 + fb_in) as u32 & 0x3FF, att[0]);
-        c.op1_out = [c.op1_out[1], new_m1];
-        let mem = c.mem;
-        let op = |p: u32, modulation: i32, a: u32| -> i32 {
-            t.operator((p as i32 + (modulation >> 1)) as u32 & 0x3FF, a)
-        };
-        let out = match alg {
-            0 => {
-                let m2 = op(phase[2], mem, att[2]);
-                let c1 = op(phase[1], m1, att[1]);
-                c.mem = c1;
-                op(phase[3], m2, att[3])
-            }
-            1 => {
-                let m2 = op(phase[2], mem, att[2]);
-                let c1 = op(phase[1], 0, att[1]);
-                c.mem = m1 + c1;
-                op(phase[3], m2, att[3])
-            }
-            2 => {
-                let m2 = op(phase[2], mem, att[2]);
-                let c1 = op(phase[1], 0, att[1]);
-                c.mem = c1;
-                op(phase[3], m1 + m2, att[3])
-            }
-            3 => {
-                let m2 = op(phase[2], 0, att[2]);
-                let c1 = op(phase[1], m1, att[1]);
-                let out = op(phase[3], m2 + mem, att[3]);
-                c.mem = c1;
-                out
-            }
-            4 => {
-                let m2 = op(phase[2], 0, att[2]);
-                let c1 = op(phase[1], m1, att[1]);
-                c1 + op(phase[3], m2, att[3])
-            }
-            5 => {
-                let m2 = op(phase[2], mem, att[2]);
-                c.mem = m1;
-                let c1 = op(phase[1], m1, att[1]);
-                c1 + m2 + op(phase[3], m1, att[3])
-            }
-            6 => {
-                let m2 = op(phase[2], 0, att[2]);
-                let c1 = op(phase[1], m1, att[1]);
-                c1 + m2 + op(phase[3], 0, att[3])
-            }
-            _ => {
-                let m2 = op(phase[2], 0, att[2]);
-                let c1 = op(phase[1], 0, att[1]);
-                m1 + c1 + m2 + op(phase[3], 0, att[3])
-            }
-        };
-        out.clamp(-8192, 8191)
     }
 
     /// The synthesis state as bytes (for save states).
@@ -821,6 +762,215 @@ impl Ym2612 {
         self.params.dirty = 0x3F;
         Some(r.pos)
     }
+}
+
+/// Advances one channel by a sample and returns its 14-bit output, for algorithm `ALG`
+/// (the channel's parameters derived; `incs`: its operators' phase increments this sample,
+/// PM applied). Inlined into the block loop: the call and its register
+/// saving were a tenth of the channel's cost.
+#[inline(always)]
+fn run_channel<const ALG: u8, const SSG: bool>(
+    p: &ChannelParams,
+    c: &mut Channel,
+    eg_tick: bool,
+    eg_counter: u16,
+    am_tri: u32,
+    incs: [u32; 4],
+    t: &Tables,
+) -> i32 {
+    let fb = p.fb;
+    let am = am_tri >> p.ams;
+
+    // A silent channel (every envelope released to the floor, nothing in the operator
+    // pipeline) outputs 0 and stays silent: only its phases move.
+    if c.silent() {
+        for (o, inc) in c.ops.iter_mut().zip(incs) {
+            o.phase = (o.phase + inc) & 0xFFFFF;
+        }
+        return 0;
+    }
+
+    // Per operator: the phase the operator reads this sample (before advancing), the
+    // envelope step and the total attenuation.
+    let mut att = [0u32; 4];
+    let mut phase = [0u32; 4];
+    for op in 0..4 {
+        let q = &p.ops[op];
+        let o = &mut c.ops[op];
+        // SSG-EG's cycle end may restart the phase, so it comes first. (Without SSG-EG on
+        // any operator, `end_of_cycle`, `step` and `output_level` do nothing SSG's.)
+        if SSG {
+            ssg::end_of_cycle(o, q.ssg, q.rates[EG_ATTACK as usize] >= 62, q.sl == 0);
+        }
+        phase[op] = o.phase >> 10;
+        o.phase = (o.phase + incs[op]) & 0xFFFFF;
+
+        // Envelope.
+        if o.eg_phase == EG_DECAY && o.env >= q.sl {
+            o.eg_phase = EG_SUSTAIN;
+        }
+        if eg_tick {
+            let rate = q.rates[(o.eg_phase & 3) as usize];
+            let inc = eg_increment(rate, eg_counter);
+            if inc != 0 {
+                if o.eg_phase == EG_ATTACK {
+                    if rate < 62 {
+                        let env = o.env as i32;
+                        let next = env + ((!env * inc as i32) >> 4);
+                        o.env = next.max(0) as u16;
+                    }
+                    if o.env == 0 {
+                        o.eg_phase = EG_DECAY;
+                    }
+                } else if SSG && q.ssg & ssg::SSG_ON != 0 {
+                    ssg::step(o, inc as u16);
+                } else {
+                    o.env = (o.env + inc as u16).min(MAX_ATT);
+                }
+            }
+        }
+        let level = if SSG {
+            ssg::output_level(o, q.ssg)
+        } else {
+            o.env
+        };
+        let mut a = level as u32 + q.tl;
+        if q.am {
+            a += am;
+        }
+        att[op] = a.min(MAX_ATT as u32);
+    }
+
+    // Operator 1 with feedback; its output reaches the others one sample late.
+    let m1 = c.op1_out[1];
+    let fb_in = if fb != 0 {
+        (c.op1_out[0] + c.op1_out[1]) >> (10 - fb)
+    } else {
+        0
+    };
+    let new_m1 = t.operator((phase[0] as i32 + fb_in) as u32 & 0x3FF, att[0]);
+    c.op1_out = [c.op1_out[1], new_m1];
+    let mem = c.mem;
+    let op = |p: u32, modulation: i32, a: u32| -> i32 {
+        t.operator((p as i32 + (modulation >> 1)) as u32 & 0x3FF, a)
+    };
+    let out = match ALG {
+        0 => {
+            let m2 = op(phase[2], mem, att[2]);
+            let c1 = op(phase[1], m1, att[1]);
+            c.mem = c1;
+            op(phase[3], m2, att[3])
+        }
+        1 => {
+            let m2 = op(phase[2], mem, att[2]);
+            let c1 = op(phase[1], 0, att[1]);
+            c.mem = m1 + c1;
+            op(phase[3], m2, att[3])
+        }
+        2 => {
+            let m2 = op(phase[2], mem, att[2]);
+            let c1 = op(phase[1], 0, att[1]);
+            c.mem = c1;
+            op(phase[3], m1 + m2, att[3])
+        }
+        3 => {
+            let m2 = op(phase[2], 0, att[2]);
+            let c1 = op(phase[1], m1, att[1]);
+            let out = op(phase[3], m2 + mem, att[3]);
+            c.mem = c1;
+            out
+        }
+        4 => {
+            let m2 = op(phase[2], 0, att[2]);
+            let c1 = op(phase[1], m1, att[1]);
+            c1 + op(phase[3], m2, att[3])
+        }
+        5 => {
+            let m2 = op(phase[2], mem, att[2]);
+            c.mem = m1;
+            let c1 = op(phase[1], m1, att[1]);
+            c1 + m2 + op(phase[3], m1, att[3])
+        }
+        6 => {
+            let m2 = op(phase[2], 0, att[2]);
+            let c1 = op(phase[1], m1, att[1]);
+            c1 + m2 + op(phase[3], 0, att[3])
+        }
+        _ => {
+            let m2 = op(phase[2], 0, att[2]);
+            let c1 = op(phase[1], 0, att[1]);
+            m1 + c1 + m2 + op(phase[3], 0, att[3])
+        }
+    };
+    out.clamp(-8192, 8191)
+}
+
+/// Where a channel's samples go: its panning, the DAC model and the block's sums.
+struct Levels<'a> {
+    pan: (bool, bool),
+    discrete: bool,
+    left: &'a mut [i32; BLOCK],
+    right: &'a mut [i32; BLOCK],
+}
+
+/// [`Ym2612::run_channel_block`] for algorithm `ALG`, with SSG-EG on some operator (`SSG`) or
+/// on none: the sample loop with the channel's step inlined.
+fn channel_block<const ALG: u8, const SSG: bool>(
+    p: &ChannelParams,
+    c: &mut Channel,
+    clocks: &Clocks,
+    k: usize,
+    dac: Option<i32>,
+    t: &Tables,
+    levels: Levels<'_>,
+) {
+    let mut last = c.out;
+    // The phase increments: fixed without PM; with it, a function of the LFO step, which
+    // moves every 5 samples at the fastest, so worked out again only when the step changes.
+    let mut incs: [u32; 4] = std::array::from_fn(|op| p.ops[op].inc);
+    let mut pm_step = None;
+    for i in 0..k.min(BLOCK) {
+        let tick = clocks.eg_tick[i];
+        let counter = clocks.eg_counter[i];
+        // Channel 6 under the DAC runs with the LFO at rest.
+        let (am_tri, lfo_step) = match dac {
+            Some(_) => (0, 0),
+            None => (clocks.am_tri[i], clocks.lfo_step[i]),
+        };
+        if p.pms != 0 && pm_step != Some(lfo_step) {
+            pm_step = Some(lfo_step);
+            incs = std::array::from_fn(|op| {
+                let q = &p.ops[op];
+                let offset = lfo::pm_offset(q.fnum, p.pms, lfo_step);
+                lfo::pm_increment(q.fnum, offset, q.block, q.kc, q.dt, q.mul)
+            });
+        }
+        let out = run_channel::<ALG, SSG>(p, c, tick, counter, am_tri, incs, t);
+        let out = dac.unwrap_or(out);
+        // The 9-bit DAC, with the discrete chip's ladder when modelled (`ym2612_dac`).
+        levels.left[i] += dac::channel_level(out, levels.pan.0, levels.discrete);
+        levels.right[i] += dac::channel_level(out, levels.pan.1, levels.discrete);
+        last = out;
+    }
+    c.out = last;
+}
+
+/// Samples the channels are run for at a time, one channel after the other
+/// ([`Ym2612::render_samples`]).
+const BLOCK: usize = 64;
+
+/// The LFO and envelope clock for each sample of a block.
+struct Clocks {
+    eg_tick: [bool; BLOCK],
+    eg_counter: [u16; BLOCK],
+    am_tri: [u32; BLOCK],
+    lfo_step: [u8; BLOCK],
+}
+
+/// The DAC's constant output when it replaces channel `ch` (channel 6 with the DAC on).
+#[inline]
+fn dac_output(dac_on: bool, dac: i32, ch: usize) -> Option<i32> {
+    (ch == 5 && dac_on).then_some(dac)
 }
 
 /// Key code (block and the top F-number bits, 5 bits).
@@ -979,6 +1129,21 @@ mod tests {
         assert_eq!(t.operator(0x0FF, 64), 4084);
         // Fully attenuated.
         assert_eq!(t.operator(0x0FF, 0x3FF), 0);
+    }
+
+    /// The unfolded tables give the step-by-step operator for every phase and attenuation.
+    #[test]
+    fn the_operator_tables_are_the_steps() {
+        let t = &*TABLES;
+        for phase in 0..0x400 {
+            for att in 0..=MAX_ATT as u32 {
+                assert_eq!(
+                    t.operator(phase, att),
+                    t.operator_reference(phase, att),
+                    "{phase:03x} {att:03x}"
+                );
+            }
+        }
     }
 
     /// Envelope rates: rates 0-1 never move, 60-63 step by 8 every EG clock, rate 4k+r steps
