@@ -20,6 +20,7 @@ use crate::io::{Io, PadKind};
 use crate::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
 use crate::psg::Psg;
 use crate::sound_cpu::SoundCpu;
+use crate::vdp::irq::IrqDelay;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
 use crate::ym2612::Ym2612;
 use crate::z80_bus::Z80Bus;
@@ -596,11 +597,23 @@ fn run_ours(
     cpu.set_ipl(sys.vdp.cpu_irq_level());
     // A state load or a debugger may have written SR, IPL or the run state directly.
     cpu.refresh_attention();
-    // The first boundary always looks (a latency may be running from the last run).
-    sys.ask_boundary();
     let interrupt_clocks = sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !sys.timing.refresh_stall;
+    if skip_idle
+        && sys.watch_hit.is_none()
+        && matches!(sys.vdp.irq_delay, IrqDelay::None | IrqDelay::Held(_))
+    {
+        // The look the first boundary would make, made here: with no latency running the
+        // level it would take is the one just set (the VDP's lines move only on an access that
+        // asks for a look of its own), no watch has hit, and `now` is short of the target
+        // (`Machine::run_cpu`), so all it would do is work out `look_at`.
+        sys.boundary_check = false;
+        sys.look_at = sys.now_cycles + (target - sys.now).div_ceil(M68K_DIVIDER);
+    } else {
+        // A latency may be running from the last run, or a refresh stall be due.
+        sys.ask_boundary();
+    }
     // Worked on in place: the candidate holds a copy of the CPU, too big to move in and out
     // of `carried` on every run.
     let idle = match carried {
@@ -786,10 +799,7 @@ fn look<const SKIP_IDLE: bool>(
         let vdp = &mut sys.vdp;
         cpu.set_ipl(vdp.cpu_irq_level_at_boundary());
         // The latency's next steps happen at the following boundaries.
-        sys.boundary_check = matches!(
-            vdp.irq_delay,
-            crate::vdp::irq::IrqDelay::Armed(_) | crate::vdp::irq::IrqDelay::Next(_)
-        );
+        sys.boundary_check = matches!(vdp.irq_delay, IrqDelay::Armed(_) | IrqDelay::Next(_));
         if sys.watch_hit.is_some() {
             return Some(BoundaryExit::Requested);
         }
