@@ -585,12 +585,10 @@ impl Ym2612 {
         let mut out = std::mem::take(&mut self.out);
         let at = out.len();
         out.resize(at + 2 * n, 0);
-        let base = [(base_left * 16) as i16, (base_right * 16) as i16];
-        for pair in out[at..].chunks_exact_mut(2) {
-            pair.copy_from_slice(&base);
-        }
-        for block in out[at..].chunks_mut(2 * BLOCK) {
-            let k = block.len() / 2;
+        let pairs = out[at..].as_chunks_mut::<2>().0;
+        pairs.fill([(base_left * 16) as i16, (base_right * 16) as i16]);
+        for block in pairs.chunks_mut(BLOCK) {
+            let k = block.len();
             let clocks = self.run_clocks(k);
             for ch in 0..6 {
                 if active & (1 << ch) != 0 {
@@ -662,7 +660,7 @@ impl Ym2612 {
         k: usize,
         dac: Option<i32>,
         t: &Tables,
-        out: &mut [i16],
+        out: &mut [[i16; 2]],
     ) {
         let b4 = self.regs[if ch < 3 { 0 } else { 0x100 } + 0xB4 + ch % 3];
         let pan = (b4 & 0x80 != 0, b4 & 0x40 != 0);
@@ -919,8 +917,8 @@ fn channel_output<const ALG: u8>(
 struct Levels<'a> {
     pan: (bool, bool),
     discrete: bool,
-    /// The block's interleaved stereo samples.
-    out: &'a mut [i16],
+    /// The block's stereo samples.
+    out: &'a mut [[i16; 2]],
 }
 
 impl Levels<'_> {
@@ -930,8 +928,9 @@ impl Levels<'_> {
     fn add(&mut self, i: usize, out: i32) {
         let left = dac::channel_level(out, self.pan.0, self.discrete) * 16;
         let right = dac::channel_level(out, self.pan.1, self.discrete) * 16;
-        self.out[2 * i] = self.out[2 * i].wrapping_add(left as i16);
-        self.out[2 * i + 1] = self.out[2 * i + 1].wrapping_add(right as i16);
+        let pair = &mut self.out[i];
+        pair[0] = pair[0].wrapping_add(left as i16);
+        pair[1] = pair[1].wrapping_add(right as i16);
     }
 }
 
@@ -966,7 +965,7 @@ fn channel_block<const ALG: u8, const SSG: bool>(
     t: &Tables,
     mut levels: Levels<'_>,
 ) {
-    let k = k.min(BLOCK);
+    let k = k.min(BLOCK).min(levels.out.len());
     // The phase increments: fixed without PM; with it, a function of the LFO step, which
     // moves every 5 samples at the fastest, so worked out again only when the step changes.
     let mut incs: [u32; 4] = std::array::from_fn(|op| p.ops[op].inc);
