@@ -173,6 +173,42 @@ impl Psg {
         }
     }
 
+    /// [`Psg::step`] that also returns the output `level` (`level()` before the step) as it
+    /// is after it: only a channel whose flip-flop toggles (a tone above period 1) or whose
+    /// noise register shifts changes its share, from -v to +v or back. (Keeping it up to date
+    /// instead of summing the four channels again: about 1.6 steps per output sample end a
+    /// run in Emerald Hill.)
+    #[inline]
+    fn step_tracking(&mut self, mut level: i64) -> i64 {
+        for ch in 0..3 {
+            if self.counter[ch] > 1 {
+                self.counter[ch] -= 1;
+                continue;
+            }
+            self.counter[ch] = self.tone[ch].max(1);
+            self.flip[ch] = !self.flip[ch];
+            if self.tone[ch] > 1 {
+                let v = 2 * VOLUME[self.volume[ch] as usize] as i64;
+                level += if self.flip[ch] { v } else { -v };
+            }
+        }
+        if self.counter[3] > 1 {
+            self.counter[3] -= 1;
+            return level;
+        }
+        self.counter[3] = self.period(3).max(1);
+        self.flip[3] = !self.flip[3];
+        if self.flip[3] {
+            let was = self.lfsr & 1;
+            self.shift_noise();
+            if self.lfsr & 1 != was {
+                let v = 2 * VOLUME[self.volume[3] as usize] as i64;
+                level += if was == 0 { v } else { -v };
+            }
+        }
+        level
+    }
+
     /// One shift of the noise register.
     fn shift_noise(&mut self) {
         let fb = if self.tone[3] & 4 != 0 {
@@ -256,8 +292,7 @@ impl Psg {
                 }
             }
             if run == until_reload {
-                self.step();
-                level = self.level() as i64;
+                level = self.step_tracking(level);
             }
         }
     }
