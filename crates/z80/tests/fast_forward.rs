@@ -47,6 +47,20 @@ impl Noise {
     }
 }
 
+/// Zeroes the register an `LD A,r`/`OR r` field names (0-5: B, C, D, E, H, L); 6 is (HL)
+/// and 7 is A, which the callers set themselves.
+fn clear_register(cpu: &mut Z80, code: u8) {
+    match code {
+        0 => cpu.regs.b = 0,
+        1 => cpu.regs.c = 0,
+        2 => cpu.regs.d = 0,
+        3 => cpu.regs.e = 0,
+        4 => cpu.regs.h = 0,
+        5 => cpu.regs.l = 0,
+        _ => {}
+    }
+}
+
 /// A CPU at `pc` with every register from `noise`, interrupts enabled (IM 1) and the line
 /// asserted or not as `noise` decides.
 fn random_cpu(noise: &mut Noise, pc: u16) -> Z80 {
@@ -158,14 +172,7 @@ fn wait_for_zero_matches_stepping() {
                         cpu.regs.a = 0;
                     }
                     for code in [r, r2] {
-                        match code {
-                            0 => cpu.regs.b = 0,
-                            1 => cpu.regs.c = 0,
-                            2 => cpu.regs.d = 0,
-                            3 => cpu.regs.e = 0,
-                            4 => cpu.regs.h = 0,
-                            _ => cpu.regs.l = 0,
-                        }
+                        clear_register(&mut cpu, code);
                     }
                 }
                 let until = cpu.t_states() + (noise.next() % 400) as u64;
@@ -266,15 +273,7 @@ fn waits_for_interrupt_only_where_stepping_only_waits() {
                         cpu.regs.a = 0;
                     }
                     for code in [r, r2] {
-                        match code {
-                            0 => cpu.regs.b = 0,
-                            1 => cpu.regs.c = 0,
-                            2 => cpu.regs.d = 0,
-                            3 => cpu.regs.e = 0,
-                            4 => cpu.regs.h = 0,
-                            5 => cpu.regs.l = 0,
-                            _ => {}
-                        }
+                        clear_register(&mut cpu, code);
                     }
                 }
                 cpu.halted = case % 11 == 0;
