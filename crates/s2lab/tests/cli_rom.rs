@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod common;
+
 fn s2lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_s2lab"))
         .args(args)
@@ -12,9 +14,7 @@ fn s2lab(args: &[&str]) -> Output {
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("s2lab-cli-rom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = common::dir().join(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
@@ -74,7 +74,7 @@ fn import_refuses_an_unknown_rom() {
     let mut bytes = vec![0u8; 0x400];
     bytes[0x100..0x104].copy_from_slice(b"SEGA");
     let path = temp_file("unknown.bin", &bytes);
-    let store = std::env::temp_dir().join(format!("s2lab-store-{}", std::process::id()));
+    let store = common::dir().join("store");
     let out = Command::new(env!("CARGO_BIN_EXE_s2lab"))
         .args(["rom", "import", path.to_str().unwrap()])
         .env("S2LAB_ROM_STORE", &store)

@@ -1,15 +1,11 @@
 //! Ctrl-C (SIGINT) stops long commands cleanly: `run` keeps the frames it ran and writes its CSV
 //! whole; `suite` (ROM-gated) writes valid reports of the finished runs and lists the rest.
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("s2lab-interrupt-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::dir;
 
 /// Starts `s2lab ARGS`, sends SIGINT once `ready` (checked every 50 ms) or after `wait`, and
 /// returns (exit code, stderr).

@@ -18,19 +18,65 @@ pub fn s2lab(args: &[&str]) -> Output {
 /// This test's own directory, `<temp>/s2lab-<test binary>-<pid>/<test>`: the harness names each
 /// test's thread after the test. Tests run in parallel; with a directory each, none sees
 /// another's files, so a file is written in place and a test that lists its directory (no
-/// temporary files left beside the outputs) finds only its own.
+/// temporary files left beside the outputs) finds only its own. The directory is removed when
+/// the test's thread ends, unless the test failed: its files are then kept to look at.
 pub fn dir() -> PathBuf {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("unnamed").replace("::", "-");
-    let d = std::env::temp_dir()
-        .join(format!(
-            "s2lab-{}-{}",
-            env!("CARGO_CRATE_NAME"),
-            std::process::id()
-        ))
-        .join(test);
+    let parent = std::env::temp_dir().join(format!(
+        "s2lab-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let d = parent.join(test);
     std::fs::create_dir_all(&d).unwrap();
+    SCRATCH.with(|s| {
+        s.borrow_mut().get_or_insert_with(|| {
+            mark_failures();
+            Scratch {
+                dir: d.clone(),
+                parent,
+            }
+        });
+    });
     d
+}
+
+/// A test's directory, removed with the test's thread (thread-locals are dropped when the
+/// harness's thread for the test ends, after the test returned or its panic was caught).
+struct Scratch {
+    dir: PathBuf,
+    parent: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if FAILED.with(|f| f.get()) {
+            eprintln!("test files kept in {}", self.dir.display());
+            return;
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+        // Fails, as it should, while another test's directory is still in it.
+        let _ = std::fs::remove_dir(&self.parent);
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+    static FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Chains a panic hook that marks the panicking thread's test as failed (a failed assertion is
+/// a panic on the test's own thread), so its directory is kept.
+fn mark_failures() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            FAILED.with(|f| f.set(true));
+            previous(info);
+        }));
+    });
 }
 
 /// Writes `bytes` to `name` in this test's directory; its path.
