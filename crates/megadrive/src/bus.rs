@@ -1171,13 +1171,12 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
         {
             let now = z80.t_states();
             let pass = now - then.t_states;
-            let r_step = z80.regs.r.wrapping_sub(then.regs.r) & 0x7F;
+            // The pass's M1 cycles, mod 128 as R counts them.
+            let r_step = z80.regs.r().wrapping_sub(then.regs.r()) & 0x7F;
             if pass > 0 && now < t_until {
                 let passes = (t_until - 1 - now) / pass;
                 z80.set_t_states(now + passes * pass);
-                let r = z80.regs.r;
-                let advanced = (r as u64 + passes * r_step as u64) & 0x7F;
-                z80.regs.r = (r & 0x80) | advanced as u8;
+                z80.regs.add_r(passes.wrapping_mul(r_step as u64));
             }
         }
         *idle = Some(*z80);
@@ -1203,7 +1202,7 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
         h,
         l,
         i,
-        r: _,
+        r_rotated: _,
         ix,
         iy,
         wz,

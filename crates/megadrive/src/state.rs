@@ -264,7 +264,20 @@ impl Machine {
         for v in [r.pc, r.sp, r.ix, r.iy, r.wz, r.af_, r.bc_, r.de_, r.hl_] {
             w.u16(v);
         }
-        for v in [r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.i, r.r, r.im, r.q] {
+        for v in [
+            r.a,
+            r.f,
+            r.b,
+            r.c,
+            r.d,
+            r.e,
+            r.h,
+            r.l,
+            r.i,
+            r.r(),
+            r.im,
+            r.q,
+        ] {
             w.u8(v);
         }
         for v in [
@@ -474,11 +487,23 @@ impl Machine {
                 *f = r.u16()?;
             }
             for f in [
-                &mut g.a, &mut g.f, &mut g.b, &mut g.c, &mut g.d, &mut g.e, &mut g.h, &mut g.l,
-                &mut g.i, &mut g.r, &mut g.im, &mut g.q,
+                &mut g.a,
+                &mut g.f,
+                &mut g.b,
+                &mut g.c,
+                &mut g.d,
+                &mut g.e,
+                &mut g.h,
+                &mut g.l,
+                &mut g.i,
+                &mut g.r_rotated,
+                &mut g.im,
+                &mut g.q,
             ] {
                 *f = r.u8()?;
             }
+            // The state holds R itself.
+            g.set_r(g.r_rotated);
             g.iff1 = r.bool()?;
             g.iff2 = r.bool()?;
         }
