@@ -863,7 +863,7 @@ impl Bus {
         match (addr >> 13) & 3 {
             2 => self.sys.ym.read(addr & 3, self.sys.now),
             3 => self.sys.open_bus_byte(addr) | 0xFF,
-            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize],
+            _ => self.sys.zbus.ram_byte(addr as usize),
         }
     }
 
@@ -878,7 +878,7 @@ impl Bus {
                     self.sys.zbus.write_bank(value);
                 }
             }
-            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize] = value,
+            _ => self.sys.zbus.write_ram(addr as usize, value),
         }
     }
 
@@ -1385,7 +1385,7 @@ impl System {
         }
         let now = self.z80_mclk(t);
         match addr {
-            0x0000..=0x3FFF => self.zbus.ram[(addr & 0x1FFF) as usize],
+            0x0000..=0x3FFF => self.zbus.z80_ram_read(addr),
             0x4000..=0x5FFF => self.ym.read(addr as u32 & 3, now),
             0x7F00..=0x7FFF => match addr & 0x1F {
                 // The Z80 reads the data port like the 68000 does, a byte of each word the
@@ -1409,7 +1409,7 @@ impl System {
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
         let now = self.z80_mclk(t);
         match addr {
-            0x0000..=0x3FFF => self.zbus.ram[(addr & 0x1FFF) as usize] = value,
+            0x0000..=0x3FFF => self.zbus.write_ram(addr as usize, value),
             0x4000..=0x5FFF => self.ym.write(addr as u32 & 3, value, now),
             0x6000..=0x60FF => self.zbus.write_bank(value),
             0x7F00..=0x7FFF => z80_vdp_write(self, addr as u32, value, now),
@@ -1423,7 +1423,7 @@ impl z80::Bus for Z80View<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16, t: u64) -> u8 {
         if addr < 0x4000 {
-            return self.0.zbus.ram[(addr & 0x1FFF) as usize];
+            return self.0.zbus.z80_ram_read(addr);
         }
         self.0.z80_read_outside_ram(addr, t)
     }
@@ -1432,7 +1432,7 @@ impl z80::Bus for Z80View<'_> {
     fn write(&mut self, addr: u16, value: u8, t: u64) {
         self.0.z80_touched = true;
         if addr < 0x4000 {
-            self.0.zbus.ram[(addr & 0x1FFF) as usize] = value;
+            self.0.zbus.write_ram(addr as usize, value);
             return;
         }
         self.0.z80_write_outside_ram(addr, value, t)
@@ -1442,7 +1442,7 @@ impl z80::Bus for Z80View<'_> {
     /// 68000 runs between runs).
     #[inline(always)]
     fn peek(&self, addr: u16) -> Option<u8> {
-        (addr < 0x4000).then(|| self.0.zbus.ram[(addr & 0x1FFF) as usize])
+        (addr < 0x4000).then(|| self.0.zbus.z80_ram_read(addr))
     }
 
     fn port_in(&mut self, _port: u16, _t: u64) -> u8 {

@@ -12,6 +12,7 @@ use crate::io::{Pad, PadKind};
 use crate::machine::{Machine, Phase};
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
+use crate::z80_bus::Z80_RAM_BYTES;
 
 mod cpu;
 mod packed;
@@ -337,7 +338,7 @@ impl Machine {
 
         // Memories.
         packed::write(&mut w, &sys.ram[..], 1);
-        packed::write(&mut w, &sys.zbus.ram[..], 1);
+        packed::write(&mut w, &sys.zbus.ram()[..], 1);
         w.bool(sys.zbus.busreq);
         w.bool(sys.zbus.reset_released);
         w.u32(sys.zbus.bank);
@@ -570,8 +571,13 @@ impl Machine {
 
         let ram = packed::read(&mut r, sys.ram.len())?;
         sys.ram.copy_from_slice(&ram);
-        let z80_ram = packed::read(&mut r, sys.zbus.ram.len())?;
-        sys.zbus.ram.copy_from_slice(&z80_ram);
+        let z80_ram = packed::read(&mut r, Z80_RAM_BYTES)?;
+        sys.zbus.load_ram(
+            z80_ram
+                .as_slice()
+                .try_into()
+                .expect("packed::read returns the length asked for"),
+        );
         sys.zbus.busreq = r.bool()?;
         sys.zbus.reset_released = r.bool()?;
         sys.zbus.bank = r.u32()?;
