@@ -839,7 +839,7 @@ impl Bus {
         self.sys.z80_mclk_base = self.sys.z80_mclk;
         let t_until = t0 + (until - self.sys.z80_mclk).div_ceil(Z80_DIVIDER);
         self.z80.set_irq(self.sys.vdp.z80_irq);
-        let view = &mut Z80View(&mut self.sys);
+        let view = Z80View(&mut self.sys);
         // The line is fixed for the run (and the console raises no NMI): with /INT released,
         // steps need not test for an interrupt.
         if self.z80.irq_line || self.z80.nmi_pending {
@@ -863,7 +863,7 @@ impl Bus {
         match (addr >> 13) & 3 {
             2 => self.sys.ym.read(addr & 3, self.sys.now),
             3 => self.sys.open_bus_byte(addr) | 0xFF,
-            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize],
+            _ => self.sys.zbus.ram_byte(addr as usize),
         }
     }
 
@@ -878,7 +878,7 @@ impl Bus {
                     self.sys.zbus.write_bank(value);
                 }
             }
-            _ => self.sys.zbus.ram[(addr & 0x1FFF) as usize] = value,
+            _ => self.sys.zbus.write_ram(addr as usize, value),
         }
     }
 
@@ -1141,10 +1141,14 @@ impl M68kBus for Bus {
 /// with it, so a pass measured across runs is still one pass.
 fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     z80: &mut SoundCpu,
-    view: &mut Z80View<'_>,
+    mut view: Z80View<'_>,
     t_until: u64,
     idle: &mut Option<SoundCpu>,
 ) {
+    // The view is the loop's own (by value, and the out-of-line accesses take the `System`
+    // it holds, not the view): the pointer to the system stays in a register instead of
+    // being loaded again at every memory access.
+    let view = &mut view;
     // A run often starts inside a delay loop the last one stopped in.
     z80.fast_forward(view, t_until);
     while z80.t_states() < t_until {
@@ -1171,13 +1175,12 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
         {
             let now = z80.t_states();
             let pass = now - then.t_states;
-            let r_step = z80.regs.r.wrapping_sub(then.regs.r) & 0x7F;
+            // The pass's M1 cycles, mod 128 as R counts them.
+            let r_step = z80.regs.r().wrapping_sub(then.regs.r()) & 0x7F;
             if pass > 0 && now < t_until {
                 let passes = (t_until - 1 - now) / pass;
                 z80.set_t_states(now + passes * pass);
-                let r = z80.regs.r;
-                let advanced = (r as u64 + passes * r_step as u64) & 0x7F;
-                z80.regs.r = (r & 0x80) | advanced as u8;
+                z80.regs.add_r(passes.wrapping_mul(r_step as u64));
             }
         }
         *idle = Some(*z80);
@@ -1203,7 +1206,7 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
         h,
         l,
         i,
-        r: _,
+        r_rotated: _,
         ix,
         iy,
         wz,
@@ -1311,16 +1314,19 @@ fn z80_vdp_write(sys: &mut System, addr: u32, value: u8, now: u64) {
     }
 }
 
-impl Z80View<'_> {
-    fn mclk(&self, t: u64) -> u64 {
-        self.0.z80_mclk_base + t.saturating_sub(self.0.z80_t_base) * Z80_DIVIDER
+/// The Z80's accesses outside its RAM, on the system itself (not on the [`Z80View`], whose
+/// pointer then stays in a register in the step loop).
+impl System {
+    /// The master clock at the Z80's T-state `t` of the current run.
+    fn z80_mclk(&self, t: u64) -> u64 {
+        self.z80_mclk_base + t.saturating_sub(self.z80_t_base) * Z80_DIVIDER
     }
 
     /// A read through the bank window at T-state `t`: the cartridge (Sonic 2's DAC samples)
     /// inline, the rest out of line.
     #[inline(always)]
-    fn bank_read(&mut self, addr: u16, t: u64) -> u8 {
-        let sys = &mut *self.0;
+    fn z80_bank_read(&mut self, addr: u16, t: u64) -> u8 {
+        let sys = self;
         let a = sys.zbus.bank | (addr as u32 & 0x7FFF);
         if sys.timing.bank_contention {
             sys.m68k_debt_mclk += M68K_BANK_ACCESS_PENALTY_MCLK;
@@ -1328,14 +1334,14 @@ impl Z80View<'_> {
         if a < 0x40_0000 {
             return sys.cart.read_byte(a);
         }
-        let now = self.mclk(t);
-        self.bank_read_hardware(a, now)
+        let now = sys.z80_mclk(t);
+        sys.z80_bank_read_hardware(a, now)
     }
 
-    /// [`Z80View::bank_read`] above the cartridge area (I/O, the VDP, work RAM).
+    /// [`System::z80_bank_read`] above the cartridge area (I/O, the VDP, work RAM).
     #[inline(never)]
-    fn bank_read_hardware(&mut self, a: u32, now: u64) -> u8 {
-        let sys = &mut *self.0;
+    fn z80_bank_read_hardware(&mut self, a: u32, now: u64) -> u8 {
+        let sys = self;
         match a >> 16 {
             0xA1 if a & 0xFFFF <= 0x1F => sys.io.read(((a >> 1) & 0xF) as usize, now),
             0xC0..=0xDF if a & 0xE7_00E0 == 0xC0_0000 => match a & 0x1F {
@@ -1353,8 +1359,8 @@ impl Z80View<'_> {
     }
 
     #[inline(never)]
-    fn bank_write(&mut self, addr: u16, value: u8, now: u64) {
-        let sys = &mut *self.0;
+    fn z80_bank_write(&mut self, addr: u16, value: u8, now: u64) {
+        let sys = self;
         // Work RAM or the cartridge may change under a 68000 idle loop carried from the last
         // line (`machine::run_ours`): it must be proven idle again.
         sys.touched = true;
@@ -1369,30 +1375,28 @@ impl Z80View<'_> {
             _ => {}
         }
     }
-}
 
-impl Z80View<'_> {
     /// Everything above the Z80's own RAM (out of line: the RAM path is the hot one).
     #[inline(never)]
-    fn read_outside_ram(&mut self, addr: u16, t: u64) -> u8 {
-        self.0.z80_touched = true;
+    fn z80_read_outside_ram(&mut self, addr: u16, t: u64) -> u8 {
+        self.z80_touched = true;
         if addr >= 0x8000 {
-            return self.bank_read(addr, t);
+            return self.z80_bank_read(addr, t);
         }
-        let now = self.mclk(t);
+        let now = self.z80_mclk(t);
         match addr {
-            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize],
-            0x4000..=0x5FFF => self.0.ym.read(addr as u32 & 3, now),
+            0x0000..=0x3FFF => self.zbus.z80_ram_read(addr),
+            0x4000..=0x5FFF => self.ym.read(addr as u32 & 3, now),
             0x7F00..=0x7FFF => match addr & 0x1F {
                 // The Z80 reads the data port like the 68000 does, a byte of each word the
                 // port returns (testpico "z80 vdp read": LDIR from $7F00 gets $11 then $44 of
                 // VRAM words $1122 $3344).
-                0x00 | 0x02 => (self.0.vdp.read_data() >> 8) as u8,
-                0x01 | 0x03 => self.0.vdp.read_data() as u8,
-                0x04 | 0x06 => ((self.0.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
-                0x05 | 0x07 => self.0.vdp.read_status(now, false) as u8,
-                0x08 | 0x0A | 0x0C | 0x0E => (self.0.vdp.hv_counter(now) >> 8) as u8,
-                0x09 | 0x0B | 0x0D | 0x0F => self.0.vdp.hv_counter(now) as u8,
+                0x00 | 0x02 => (self.vdp.read_data() >> 8) as u8,
+                0x01 | 0x03 => self.vdp.read_data() as u8,
+                0x04 | 0x06 => ((self.vdp.read_status(now, false) >> 8) as u8 & 3) | 0xFC,
+                0x05 | 0x07 => self.vdp.read_status(now, false) as u8,
+                0x08 | 0x0A | 0x0C | 0x0E => (self.vdp.hv_counter(now) >> 8) as u8,
+                0x09 | 0x0B | 0x0D | 0x0F => self.vdp.hv_counter(now) as u8,
                 _ => 0xFF,
             },
             // $6000-$7EFF (the bank register, unused space); the bank window is read above.
@@ -1402,15 +1406,15 @@ impl Z80View<'_> {
 
     /// Writes above the Z80's own RAM (out of line, as for reads).
     #[inline(never)]
-    fn write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
-        let now = self.mclk(t);
+    fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
+        let now = self.z80_mclk(t);
         match addr {
-            0x0000..=0x3FFF => self.0.zbus.ram[(addr & 0x1FFF) as usize] = value,
-            0x4000..=0x5FFF => self.0.ym.write(addr as u32 & 3, value, now),
-            0x6000..=0x60FF => self.0.zbus.write_bank(value),
-            0x7F00..=0x7FFF => z80_vdp_write(self.0, addr as u32, value, now),
+            0x0000..=0x3FFF => self.zbus.write_ram(addr as usize, value),
+            0x4000..=0x5FFF => self.ym.write(addr as u32 & 3, value, now),
+            0x6000..=0x60FF => self.zbus.write_bank(value),
+            0x7F00..=0x7FFF => z80_vdp_write(self, addr as u32, value, now),
             0x6100..=0x7EFF => {}
-            0x8000..=0xFFFF => self.bank_write(addr, value, now),
+            0x8000..=0xFFFF => self.z80_bank_write(addr, value, now),
         }
     }
 }
@@ -1419,26 +1423,26 @@ impl z80::Bus for Z80View<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16, t: u64) -> u8 {
         if addr < 0x4000 {
-            return self.0.zbus.ram[(addr & 0x1FFF) as usize];
+            return self.0.zbus.z80_ram_read(addr);
         }
-        self.read_outside_ram(addr, t)
+        self.0.z80_read_outside_ram(addr, t)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8, t: u64) {
         self.0.z80_touched = true;
         if addr < 0x4000 {
-            self.0.zbus.ram[(addr & 0x1FFF) as usize] = value;
+            self.0.zbus.write_ram(addr as usize, value);
             return;
         }
-        self.write_outside_ram(addr, value, t)
+        self.0.z80_write_outside_ram(addr, value, t)
     }
 
     /// Z80 RAM: reading it has no effect, and within a run only the Z80 writes it (the
     /// 68000 runs between runs).
     #[inline(always)]
     fn peek(&self, addr: u16) -> Option<u8> {
-        (addr < 0x4000).then(|| self.0.zbus.ram[(addr & 0x1FFF) as usize])
+        (addr < 0x4000).then(|| self.0.zbus.z80_ram_read(addr))
     }
 
     fn port_in(&mut self, _port: u16, _t: u64) -> u8 {

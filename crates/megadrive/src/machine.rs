@@ -405,7 +405,7 @@ impl Machine {
         let sys = &self.bus.sys;
         match addr >> 16 {
             0x00..=0x3F => sys.cart.read_byte(addr),
-            0xA0 => sys.zbus.ram[(addr & 0x1FFF) as usize],
+            0xA0 => sys.zbus.ram_byte(addr as usize),
             0xE0..=0xFF => sys.ram[(addr & 0xFFFF) as usize],
             _ => 0xFF,
         }
@@ -424,9 +424,7 @@ impl Machine {
     pub fn write_u8(&mut self, addr: u32, value: u8) {
         let addr = addr & 0xFF_FFFF;
         match addr >> 16 {
-            0xA0 if addr & 0xFFFF < 0x4000 => {
-                self.bus.sys.zbus.ram[(addr & 0x1FFF) as usize] = value
-            }
+            0xA0 if addr & 0xFFFF < 0x4000 => self.bus.sys.zbus.write_ram(addr as usize, value),
             0xE0..=0xFF => self.bus.sys.ram[(addr & 0xFFFF) as usize] = value,
             _ => {
                 // The watches may have changed since the last run (a poke may hit one).

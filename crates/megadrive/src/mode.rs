@@ -158,7 +158,7 @@ pub fn observable_difference(a: &Machine, b: &Machine) -> Option<String> {
         .or_else(|| first_byte("VRAM", &va.vram, &vb.vram))
         .or_else(|| differ("CRAM", &va.cram, &vb.cram))
         .or_else(|| differ("VSRAM", &va.vsram, &vb.vsram))
-        .or_else(|| first_byte("Z80 RAM", &sa.zbus.ram[..], &sb.zbus.ram[..]))
+        .or_else(|| first_byte("Z80 RAM", &sa.zbus.ram()[..], &sb.zbus.ram()[..]))
         .or_else(|| differ("Z80 bus", &sa.zbus, &sb.zbus))
         .or_else(|| differ("Z80", &a.bus.z80, &b.bus.z80))
         .or_else(|| differ("Z80 clock", &sa.z80_mclk, &sb.z80_mclk))

@@ -14,7 +14,7 @@ pub fn observation_hash(m: &Machine) -> u64 {
         }
     };
     eat(&m.bus.sys.ram[..]);
-    eat(&m.bus.sys.zbus.ram[..]);
+    eat(&m.bus.sys.zbus.ram()[..]);
     eat(&vdp.vram);
     for w in vdp
         .cram

@@ -12,6 +12,7 @@ use crate::io::{Pad, PadKind};
 use crate::machine::{Machine, Phase};
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
+use crate::z80_bus::Z80_RAM_BYTES;
 
 mod cpu;
 mod packed;
@@ -264,7 +265,20 @@ impl Machine {
         for v in [r.pc, r.sp, r.ix, r.iy, r.wz, r.af_, r.bc_, r.de_, r.hl_] {
             w.u16(v);
         }
-        for v in [r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.i, r.r, r.im, r.q] {
+        for v in [
+            r.a,
+            r.f,
+            r.b,
+            r.c,
+            r.d,
+            r.e,
+            r.h,
+            r.l,
+            r.i,
+            r.r(),
+            r.im,
+            r.q,
+        ] {
             w.u8(v);
         }
         for v in [
@@ -324,7 +338,7 @@ impl Machine {
 
         // Memories.
         packed::write(&mut w, &sys.ram[..], 1);
-        packed::write(&mut w, &sys.zbus.ram[..], 1);
+        packed::write(&mut w, &sys.zbus.ram()[..], 1);
         w.bool(sys.zbus.busreq);
         w.bool(sys.zbus.reset_released);
         w.u32(sys.zbus.bank);
@@ -474,11 +488,23 @@ impl Machine {
                 *f = r.u16()?;
             }
             for f in [
-                &mut g.a, &mut g.f, &mut g.b, &mut g.c, &mut g.d, &mut g.e, &mut g.h, &mut g.l,
-                &mut g.i, &mut g.r, &mut g.im, &mut g.q,
+                &mut g.a,
+                &mut g.f,
+                &mut g.b,
+                &mut g.c,
+                &mut g.d,
+                &mut g.e,
+                &mut g.h,
+                &mut g.l,
+                &mut g.i,
+                &mut g.r_rotated,
+                &mut g.im,
+                &mut g.q,
             ] {
                 *f = r.u8()?;
             }
+            // The state holds R itself.
+            g.set_r(g.r_rotated);
             g.iff1 = r.bool()?;
             g.iff2 = r.bool()?;
         }
@@ -545,8 +571,13 @@ impl Machine {
 
         let ram = packed::read(&mut r, sys.ram.len())?;
         sys.ram.copy_from_slice(&ram);
-        let z80_ram = packed::read(&mut r, sys.zbus.ram.len())?;
-        sys.zbus.ram.copy_from_slice(&z80_ram);
+        let z80_ram = packed::read(&mut r, Z80_RAM_BYTES)?;
+        sys.zbus.load_ram(
+            z80_ram
+                .as_slice()
+                .try_into()
+                .expect("packed::read returns the length asked for"),
+        );
         sys.zbus.busreq = r.bool()?;
         sys.zbus.reset_released = r.bool()?;
         sys.zbus.bank = r.u32()?;

@@ -18,10 +18,13 @@ pub const M68K_BANK_ACCESS_PENALTY_MCLK: u64 = 3 * 7;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Z80Bus {
-    /// A fixed-size array held in place, so that an index masked with `& 0x1FFF` needs no
-    /// bounds check and no pointer to load (every Z80 opcode fetch reads it). Saved as the
-    /// same 8,192 bytes as ever.
-    pub ram: [u8; Z80_RAM_BYTES],
+    /// Z80 RAM as the Z80 sees it at $0000-$3FFF: the 8 KiB twice, both copies written
+    /// together ([`Z80Bus::write_ram`]), so a Z80 read below $4000 indexes it with the address
+    /// itself, without masking it (every Z80 opcode fetch reads it; a write is rarer than
+    /// the reads by more than six to one in Sonic 2). A fixed-size array held in place: no
+    /// bounds check, no pointer to load. Read through [`Z80Bus::ram`]; saved as the same
+    /// 8,192 bytes as ever.
+    mirrored: [u8; 2 * Z80_RAM_BYTES],
     /// The 68000 asserts BUSREQ.
     pub busreq: bool,
     /// The 68000 has released the Z80's RESET line.
@@ -39,11 +42,44 @@ impl Default for Z80Bus {
 impl Z80Bus {
     pub fn new() -> Self {
         Z80Bus {
-            ram: [0; Z80_RAM_BYTES],
+            mirrored: [0; 2 * Z80_RAM_BYTES],
             busreq: false,
             reset_released: false,
             bank: 0,
         }
+    }
+
+    /// The 8 KiB of Z80 RAM.
+    pub fn ram(&self) -> &[u8; Z80_RAM_BYTES] {
+        self.mirrored
+            .first_chunk()
+            .expect("the mirror holds the RAM twice")
+    }
+
+    /// The RAM byte at `addr` (masked to 8 KiB).
+    #[inline(always)]
+    pub fn ram_byte(&self, addr: usize) -> u8 {
+        self.mirrored[addr & (Z80_RAM_BYTES - 1)]
+    }
+
+    /// The byte the Z80 reads at `addr` below $4000 (the RAM and its mirror).
+    #[inline(always)]
+    pub fn z80_ram_read(&self, addr: u16) -> u8 {
+        self.mirrored[addr as usize & (2 * Z80_RAM_BYTES - 1)]
+    }
+
+    /// Writes the RAM byte at `addr` (masked to 8 KiB) in both copies.
+    #[inline(always)]
+    pub fn write_ram(&mut self, addr: usize, value: u8) {
+        let a = addr & (Z80_RAM_BYTES - 1);
+        self.mirrored[a] = value;
+        self.mirrored[a | Z80_RAM_BYTES] = value;
+    }
+
+    /// Replaces the RAM (a save state's 8 KiB).
+    pub fn load_ram(&mut self, bytes: &[u8; Z80_RAM_BYTES]) {
+        self.mirrored[..Z80_RAM_BYTES].copy_from_slice(bytes);
+        self.mirrored[Z80_RAM_BYTES..].copy_from_slice(bytes);
     }
 
     /// The Z80 executes: out of reset and its bus not taken.

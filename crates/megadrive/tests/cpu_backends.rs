@@ -42,7 +42,7 @@ fn test_rom_identical_on_both_cores() {
         assert_eq!(a.vdp.vsram, b.vdp.vsram, "frame {frame}: VSRAM");
         assert_eq!(a.vdp.regs, b.vdp.regs, "frame {frame}: VDP registers");
         assert_eq!(a.vdp.status, b.vdp.status, "frame {frame}: VDP status");
-        assert!(a.zbus.ram == b.zbus.ram, "frame {frame}: Z80 RAM");
+        assert!(a.zbus.ram() == b.zbus.ram(), "frame {frame}: Z80 RAM");
         assert_eq!(
             ours.cpu.registers(),
             theirs.cpu.registers(),

@@ -50,7 +50,7 @@ fn digests(m: &Machine) -> Vec<(&'static str, u64)> {
                 vdp.v_counter,
             )),
         ),
-        ("Z80 RAM", h(&sys.zbus.ram[..])),
+        ("Z80 RAM", h(&sys.zbus.ram()[..])),
         ("68000 registers", h(&(r.d, r.a, r.usp, r.ssp, r.sr, r.pc))),
         ("master clock", sys.now),
     ]

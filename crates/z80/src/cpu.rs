@@ -57,7 +57,7 @@ impl Z80 {
         let r = &mut self.regs;
         r.pc = 0;
         r.i = 0;
-        r.r = 0;
+        r.set_r(0);
         r.im = 0;
         r.iff1 = false;
         r.iff2 = false;

@@ -87,12 +87,12 @@ impl Z80 {
                 }
                 1 => {
                     self.idle(1);
-                    self.regs.r = self.regs.a;
+                    self.regs.set_r(self.regs.a);
                 }
                 // LD A,I / LD A,R: P/V = IFF2.
                 2 | 3 => {
                     self.idle(1);
-                    let v = if y == 2 { self.regs.i } else { self.regs.r };
+                    let v = if y == 2 { self.regs.i } else { self.regs.r() };
                     self.regs.a = v;
                     let pv = if self.regs.iff2 { PF } else { 0 };
                     let f = szxy(v) | pv | (self.regs.f & CF);

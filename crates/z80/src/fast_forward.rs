@@ -190,7 +190,6 @@ impl Z80 {
     /// R after `n` more M1 cycles (7-bit counter, bit 7 kept; only `n` mod 128 matters).
     #[inline(always)]
     fn add_r(&mut self, n: u64) {
-        let r = self.regs.r;
-        self.regs.r = (r & 0x80) | (r.wrapping_add(n as u8) & 0x7F);
+        self.regs.add_r(n);
     }
 }

@@ -104,8 +104,59 @@ impl Z80 {
     /// After a DD/FD prefix byte: fetch the next opcode (another M1) and run it with the index
     /// register selected. A further DD/FD ends this instruction (the first prefix acted as a
     /// NOP) and is remembered in `pending_prefix`, so long prefix chains cannot stall `step`.
+    ///
+    /// The `(IX+d)`/`(IY+d)` forms most prefixed instructions are (Sonic 2's driver: `ADD
+    /// A,(IY+d)` decoding each DAC nybble, its V-int's track work on `(IX+d)`) run here, in a
+    /// function small enough to be cheap to enter; the rest in [`Z80::exec_prefixed_rest`],
+    /// whose two copies of the whole decoder made every call save and restore the registers
+    /// they use. Each form does what `exec_base::<IX|IY>` does for it, in the same order.
+    #[inline(never)]
     pub(crate) fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, prefix: u8, q: u8) {
         let op = self.fetch_opcode(bus);
+        match op {
+            // ALU A,(I+d)
+            0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
+                let addr = self.indexed_operand(bus, prefix);
+                let v = self.read(bus, addr);
+                self.alu_op(op, v);
+            }
+            // LD r,(I+d): r is the real H or L.
+            0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
+                let addr = self.indexed_operand(bus, prefix);
+                let v = self.read(bus, addr);
+                self.set_reg8::<HL>(op >> 3, v);
+            }
+            // LD (I+d),r (0x76 is HALT).
+            0x70..=0x75 | 0x77 => {
+                let addr = self.indexed_operand(bus, prefix);
+                self.write(bus, addr, self.reg8::<HL>(op));
+            }
+            // DDCB/FDCB: bit operations on (I+d).
+            0xCB if prefix == 0xDD => self.exec_index_cb::<IX, B>(bus),
+            0xCB => self.exec_index_cb::<IY, B>(bus),
+            _ => self.exec_prefixed_rest(bus, prefix, op, q),
+        }
+    }
+
+    /// The address `(IX+d)` or `(IY+d)` for the prefix: the displacement byte, then 5
+    /// internal T-states for the addition, which also loads WZ ([`Z80::mem_operand`]).
+    #[inline(always)]
+    fn indexed_operand<B: Bus>(&mut self, bus: &mut B, prefix: u8) -> u16 {
+        let d = self.imm8(bus) as i8;
+        self.idle(5);
+        let base = if prefix == 0xDD {
+            self.regs.ix
+        } else {
+            self.regs.iy
+        };
+        let addr = base.wrapping_add(d as u16);
+        self.regs.wz = addr;
+        addr
+    }
+
+    /// [`Z80::exec_prefixed`] for the other opcodes.
+    #[inline(never)]
+    fn exec_prefixed_rest<B: Bus>(&mut self, bus: &mut B, prefix: u8, op: u8, q: u8) {
         match (prefix, op) {
             (_, 0xDD | 0xFD) => self.pending_prefix = op,
             (0xDD, _) => self.exec_base::<IX, B>(bus, op, q),

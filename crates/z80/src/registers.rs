@@ -35,8 +35,12 @@ pub struct Registers {
     pub l: u8,
     /// Interrupt vector base (high byte of the IM 2 table address).
     pub i: u8,
-    /// Refresh counter: the low 7 bits count M1 cycles, bit 7 only changes through LD R,A.
-    pub r: u8,
+    /// The refresh counter R rotated left by one bit: R's 7-bit count of M1 cycles in bits
+    /// 1-7, R's bit 7 (which only LD R,A changes) in bit 0, so an M1 cycle adds 2 and the
+    /// count wraps at 128 by itself (one add instead of a masked increment; the fetch does it
+    /// about 2.7 million times a second of Sonic 2). Read and written through [`Registers::r`]
+    /// and [`Registers::set_r`].
+    pub r_rotated: u8,
     pub ix: u16,
     pub iy: u16,
     /// MEMPTR: internal address latch; visible only through BIT n,(HL) X/Y flags.
@@ -73,9 +77,27 @@ impl Registers {
     pair!(de, set_de, d, e);
     pair!(hl, set_hl, h, l);
 
-    /// Bump the 7-bit refresh counter once per M1 cycle; bit 7 is left alone as on the chip.
+    /// The refresh counter R.
+    #[inline(always)]
+    pub fn r(&self) -> u8 {
+        self.r_rotated.rotate_right(1)
+    }
+
+    #[inline(always)]
+    pub fn set_r(&mut self, v: u8) {
+        self.r_rotated = v.rotate_left(1);
+    }
+
+    /// Bump the 7-bit refresh counter once per M1 cycle; bit 7 is left alone as on the chip
+    /// (it sits in bit 0 of `r_rotated`, below the count, whose carry out of bit 7 is lost).
     #[inline(always)]
     pub fn inc_r(&mut self) {
-        self.r = (self.r & 0x80) | (self.r.wrapping_add(1) & 0x7F);
+        self.r_rotated = self.r_rotated.wrapping_add(2);
+    }
+
+    /// R after `n` more M1 cycles (only `n` mod 128 matters).
+    #[inline(always)]
+    pub fn add_r(&mut self, n: u64) {
+        self.r_rotated = self.r_rotated.wrapping_add((n as u8) << 1);
     }
 }

@@ -73,7 +73,7 @@ fn random_cpu(noise: &mut Noise, pc: u16) -> Z80 {
     r.set_bc(noise.next() as u16);
     r.set_de(noise.next() as u16);
     r.set_hl(noise.next() as u16);
-    r.r = noise.next() as u8;
+    r.set_r(noise.next() as u8);
     r.wz = noise.next() as u16;
     r.q = noise.next() as u8;
     r.im = 1;

@@ -119,7 +119,7 @@ fn load_cpu(s: &State, cpu: &mut Z80) {
     r.h = s.h;
     r.l = s.l;
     r.i = s.i;
-    r.r = s.r;
+    r.set_r(s.r);
     r.ix = s.ix;
     r.iy = s.iy;
     r.wz = s.wz;
@@ -142,7 +142,7 @@ fn load_cpu(s: &State, cpu: &mut Z80) {
 /// Everything except F and WZ, which have their own categories.
 fn regs_match(s: &State, cpu: &Z80) -> bool {
     let r = &cpu.regs;
-    (r.pc, r.sp, r.a, r.b, r.c, r.d, r.e, r.h, r.l, r.i, r.r)
+    (r.pc, r.sp, r.a, r.b, r.c, r.d, r.e, r.h, r.l, r.i, r.r())
         == (s.pc, s.sp, s.a, s.b, s.c, s.d, s.e, s.h, s.l, s.i, s.r)
         && (r.ix, r.iy, r.af_, r.bc_, r.de_, r.hl_) == (s.ix, s.iy, s.af_, s.bc_, s.de_, s.hl_)
         && (r.im, r.iff1, r.iff2, r.q) == (s.im, s.iff1 != 0, s.iff2 != 0, s.q)

@@ -61,7 +61,7 @@ fn cpu_at(pc: u16, im: u8) -> Z80 {
 fn reset_state_matches_hardware() {
     let cpu = Z80::new();
     assert_eq!(cpu.regs.pc, 0);
-    assert_eq!((cpu.regs.i, cpu.regs.r, cpu.regs.im), (0, 0, 0));
+    assert_eq!((cpu.regs.i, cpu.regs.r(), cpu.regs.im), (0, 0, 0));
     assert!(!cpu.regs.iff1 && !cpu.regs.iff2);
     assert_eq!(cpu.regs.sp, 0xFFFF);
     assert_eq!(cpu.regs.af(), 0xFFFF);
@@ -71,7 +71,7 @@ fn reset_state_matches_hardware() {
 fn im1_pushes_pc_and_jumps_to_0038_in_13_t_states() {
     let mut bus = Ram::with(&[(0x1234, &[0x00])]);
     let mut cpu = cpu_at(0x1234, 1);
-    cpu.regs.r = 0x7F;
+    cpu.regs.set_r(0x7F);
     cpu.set_irq(true);
     assert_eq!(cpu.step(&mut bus), 13);
     assert_eq!(cpu.t_states(), 13);
@@ -80,7 +80,7 @@ fn im1_pushes_pc_and_jumps_to_0038_in_13_t_states() {
     assert_eq!((bus.mem[0x7FFF], bus.mem[0x7FFE]), (0x12, 0x34));
     assert!(!cpu.regs.iff1 && !cpu.regs.iff2);
     // The acknowledge is an M1 cycle: R advances, bit 7 kept.
-    assert_eq!(cpu.regs.r, 0x00);
+    assert_eq!(cpu.regs.r(), 0x00);
     // Interrupts are now disabled: the line still being asserted does not re-enter.
     assert_eq!(cpu.step(&mut bus), 4);
     assert_eq!(cpu.regs.pc, 0x0039);
