@@ -176,34 +176,33 @@ impl AudioOut {
         if n == 0 {
             return;
         }
-        let mix = |i: usize| -> [i32; 2] {
-            let p = psg[i] as i32;
-            [
-                FM_GAIN * ym[2 * i] as i32 + p,
-                FM_GAIN * ym[2 * i + 1] as i32 + p,
-            ]
+        // Zipped slices of the same length: no bounds checks in the loop.
+        let (ym, psg) = (&ym.as_chunks::<2>().0[..n], &psg[..n]);
+        let mix = |fm: &[i16; 2], p: i16| -> [i32; 2] {
+            let p = p as i32;
+            [FM_GAIN * fm[0] as i32 + p, FM_GAIN * fm[1] as i32 + p]
         };
         if !self.dc_primed {
             self.dc_primed = true;
-            self.dc_x = mix(0);
+            self.dc_x = mix(&ym[0], psg[0]);
         }
         let at = self.left.len();
         self.left.resize(at + n, 0.0);
         self.right.resize(at + n, 0.0);
         let (mut dc_x, mut dc_y, mut mono_run) = (self.dc_x, self.dc_y, self.mono_run);
         let history = self.left[at..].iter_mut().zip(&mut self.right[at..]);
-        for (i, (left, right)) in history.enumerate() {
-            let x = mix(i);
-            let mut s = [0f64; 2];
+        for ((left, right), (fm, &p)) in history.zip(ym.iter().zip(psg)) {
+            let x = mix(fm, p);
+            let mut s = [0i32; 2];
             for side in 0..2 {
                 // As in `push`.
                 let y = dc_y[side];
                 let y = (((x[side] - dc_x[side]) as i64) << 16) + y - (y >> 10);
                 dc_x[side] = x[side];
                 dc_y[side] = y;
-                s[side] = f64::from((y >> 16) as i32);
+                s[side] = (y >> 16) as i32;
             }
-            (*left, *right) = (s[0], s[1]);
+            (*left, *right) = (f64::from(s[0]), f64::from(s[1]));
             mono_run = if s[0] == s[1] { mono_run + 1 } else { 0 };
         }
         (self.dc_x, self.dc_y, self.mono_run) = (dc_x, dc_y, mono_run);
