@@ -41,6 +41,7 @@ pub mod vdp;
 pub mod ym2612;
 mod ym2612_csm;
 mod ym2612_dac;
+mod ym2612_dac_log;
 mod ym2612_lfo;
 mod ym2612_params;
 mod ym2612_ssg;

@@ -361,6 +361,15 @@ impl Machine {
             Some(synth) => (&synth.ym, &synth.psg),
             None => (&sys.ym, &sys.psg),
         };
+        // DAC writes logged since the last catch-up are synthesised first, to where a
+        // catch-up at each write would have left the chip (`ym2612_dac_log`).
+        let settled;
+        let ym = if ym.dac_log.is_empty() {
+            ym
+        } else {
+            settled = ym.settled();
+            &settled
+        };
         w.bytes(&ym.address);
         w.bytes(&ym.regs);
         w.u8(ym.status);

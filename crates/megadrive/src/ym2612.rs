@@ -31,6 +31,7 @@ use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
 use crate::sound_thread::{CallLog, YmCall};
+use crate::ym2612_dac_log::dac_out;
 use crate::ym2612_params::{ChannelParams, OpParams, ParamCache, derive};
 use crate::{ym2612_dac as dac, ym2612_lfo as lfo, ym2612_ssg as ssg};
 
@@ -242,6 +243,11 @@ pub struct Ym2612 {
     /// The timed calls made since they were last shipped to the sound thread, while it
     /// synthesises (`sound_thread`; not part of save states).
     pub(crate) calls: CallLog<YmCall>,
+    /// The DAC byte synthesis has reached ($2A's value at `synced_to`), and the DAC writes not
+    /// synthesised yet: the sample boundary each takes effect at, and its byte
+    /// (`ym2612_dac_log`; empty whenever the chip is caught up, so not part of save states).
+    pub(crate) dac_rendered: u8,
+    pub(crate) dac_log: Vec<(u64, u8)>,
 }
 
 impl Channel {
@@ -309,6 +315,8 @@ impl Ym2612 {
             out: Vec::new(),
             params: ParamCache::default(),
             calls: CallLog::default(),
+            dac_rendered: 0x80,
+            dac_log: Vec::new(),
         }
     }
 
@@ -337,6 +345,10 @@ impl Ym2612 {
     /// register write syncs first.
     #[inline(always)]
     pub fn sync(&mut self, now: u64) {
+        if !self.dac_log.is_empty() {
+            self.sync_dac_log(now);
+            return;
+        }
         if now <= self.synced_to {
             return;
         }
@@ -349,7 +361,7 @@ impl Ym2612 {
 
     /// [`Ym2612::sync`]'s synthesis and timers over `samples` samples ending at `synced_to`.
     #[inline(never)]
-    fn run_samples(&mut self, samples: u64) {
+    pub(crate) fn run_samples(&mut self, samples: u64) {
         if self.render {
             // After a long silence (a machine that just enabled sound) render the last second.
             let n = samples.min(53_267);
@@ -407,10 +419,10 @@ impl Ym2612 {
             return;
         }
         if part == 0 && self.address[0] == 0x2A {
-            // The DAC's sample (the other half of the writes): no derived state depends on it.
-            self.sync(now);
+            // The DAC's sample (the other half of the writes): no derived state depends on
+            // it, and while synthesising it is logged rather than caught up to.
             self.busy_until = busy_until(now);
-            self.regs[0x2A] = value;
+            self.write_dac(value, now);
             return;
         }
         self.write_register(part, value, now);
@@ -561,7 +573,7 @@ impl Ym2612 {
             }
         }
         let dac_on = self.regs[0x2B] & 0x80 != 0;
-        let dac = ((self.regs[0x2A] as i32) - 128) << 6;
+        let dac = dac_out(self.dac_rendered);
         let mut active = 0u8;
         let (mut base_left, mut base_right) = (0i32, 0i32);
         for ch in 0..6 {
@@ -754,6 +766,8 @@ impl Ym2612 {
         self.out.clear();
         // The registers may have been restored too.
         self.params.dirty = 0x3F;
+        self.dac_rendered = self.regs[0x2A];
+        self.dac_log.clear();
         Some(r.pos)
     }
 }

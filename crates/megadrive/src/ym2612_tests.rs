@@ -424,3 +424,105 @@ fn samples_do_not_depend_on_where_the_chip_is_caught_up() {
     }
     assert!(loud > 5_000, "too little sound: {loud} loud samples");
 }
+
+/// DAC writes logged while synthesising (`ym2612_dac_log`) give what a catch-up at each write
+/// gives: one chip only written (its DAC bytes logged, several within a sample, long stretches
+/// between catch-ups), the other caught up before each write, under FM notes on channel 6 and
+/// elsewhere, the DAC turned on and off, channel 6 panned, timers running, both DAC models;
+/// samples, timers, status and synthesis state agree at every catch-up, and a copy settled for
+/// a save state is the per-write chip at the last write.
+#[test]
+fn logged_dac_writes_equal_a_catch_up_at_each_write() {
+    let mut logged = Ym2612::new();
+    logged.render = true;
+    let mut each = logged.clone();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let both = |a: &mut Ym2612, b: &mut Ym2612, part: u32, reg: u8, value: u8, now: u64| {
+        w(a, part, reg, value, now);
+        b.sync(now);
+        w(b, part, reg, value, now);
+    };
+    let mut now = 0u64;
+    let mut dac_writes = 0;
+    for k in 0..6000 {
+        let r = next();
+        match r % 16 {
+            0 => {
+                // A loud note on channel 6 (under the DAC when it is on) or channel 1.
+                let part = (r >> 8) as u32 & 1;
+                both(&mut logged, &mut each, part, 0xB0, 0x07, now);
+                for slot in 0..4u8 {
+                    both(&mut logged, &mut each, part, 0x40 + slot * 4, 0, now);
+                    both(&mut logged, &mut each, part, 0x50 + slot * 4, 0x1F, now);
+                    both(&mut logged, &mut each, part, 0x80 + slot * 4, 0x0F, now);
+                }
+                both(&mut logged, &mut each, part, 0xA4, 0x22, now);
+                both(&mut logged, &mut each, part, 0xA0, (r >> 16) as u8, now);
+                let key = if part == 1 { 6 } else { 0 };
+                both(&mut logged, &mut each, 0, 0x28, 0xF0 | key, now);
+            }
+            1 => both(&mut logged, &mut each, 0, 0x2B, (r >> 8) as u8 & 0x80, now),
+            2 => both(&mut logged, &mut each, 1, 0xB6, (r >> 8) as u8 & 0xC0, now),
+            3 => {
+                both(&mut logged, &mut each, 0, 0x24, (r >> 8) as u8, now);
+                both(&mut logged, &mut each, 0, 0x27, 0x3F, now);
+            }
+            4 => {
+                // A catch-up (a status read, the scheduler's), then the DAC model switched
+                // where both chips are caught up.
+                assert_eq!(logged.read(0, now), each.read(0, now), "status, step {k}");
+                logged.discrete = r >> 8 & 1 != 0;
+                each.discrete = logged.discrete;
+            }
+            5 => {
+                let settled = logged.settled();
+                let mut a = Vec::new();
+                let mut b = Vec::new();
+                settled.save_synth(&mut a);
+                each.save_synth(&mut b);
+                assert_eq!(a, b, "settled synthesis state, step {k}");
+                assert_eq!(settled.synced_to, each.synced_to, "step {k}");
+                assert_eq!(settled.regs, each.regs, "step {k}");
+            }
+            _ => {
+                // DAC bytes, up to six 0 to 400 clocks apart, then a gap of up to 40 samples.
+                for _ in 0..=(r >> 8) % 6 {
+                    let v = next() as u8;
+                    logged.write(0, 0x2A, now);
+                    logged.write(1, v, now);
+                    each.sync(now);
+                    each.write(0, 0x2A, now);
+                    each.write(1, v, now);
+                    dac_writes += 1;
+                    now += (r >> 16) % 400;
+                }
+            }
+        }
+        now += (r >> 32) % (40 * MCLK_PER_FM_SAMPLE) + 1;
+        if r >> 60 == 0 {
+            logged.sync(now);
+            each.sync(now);
+            assert_eq!(logged.out, each.out, "samples, step {k}");
+            assert_eq!(logged, each, "chips, step {k}");
+        }
+    }
+    logged.sync(now);
+    each.sync(now);
+    assert_eq!(logged.out, each.out);
+    assert_eq!(logged, each);
+    assert!(dac_writes > 10_000, "{dac_writes}");
+    assert!(
+        logged
+            .out
+            .iter()
+            .filter(|s| s.unsigned_abs() > 1000)
+            .count()
+            > 100_000
+    );
+}
