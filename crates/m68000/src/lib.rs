@@ -23,6 +23,7 @@ mod ops_control;
 mod ops_misc;
 mod ops_move;
 mod ops_shift;
+mod scan;
 pub mod timing;
 
 pub use boundaries::{Boundary, BoundaryControl, BoundaryExit, Step};
@@ -62,6 +63,13 @@ pub trait Bus {
     /// calls, so most of them need no saved registers.
     #[inline]
     fn fetch_fast(&self, _addr: u32) -> Option<u16> {
+        None
+    }
+    /// The byte at `addr` when reading it has no side effect and no wait state (work RAM, a
+    /// plain ROM), else `None`. Lets the core run a scan loop's passes in closed form
+    /// ([`Cpu::skip_scan_passes`]).
+    #[inline]
+    fn peek_byte(&self, _addr: u32) -> Option<u8> {
         None
     }
     /// Extra clocks (DTACK held off) for the bus cycle that was just made.

@@ -1258,6 +1258,14 @@ impl m68000::Bus for Bus {
     fn fetch_fast(&self, addr: u32) -> Option<u16> {
         self.sys.cart.plain_word(addr)
     }
+    // Work RAM and a plain ROM: no side effect, no wait state (the scan loops' reads).
+    #[inline(always)]
+    fn peek_byte(&self, addr: u32) -> Option<u8> {
+        if addr >= 0xE0_0000 {
+            return Some(self.sys.ram[(addr & 0xFFFF) as usize]);
+        }
+        self.sys.cart.plain_byte(addr)
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]
