@@ -20,10 +20,7 @@
 //! displacement), the low word of Dm (less one), Dk's low byte (0) and the flags (Z alone
 //! set, X kept); its bus cycles are instruction fetches and one byte read, which the host
 //! vouches have no side effect and no wait state ([`Bus::peek_byte`], [`Bus::fetch_fast`]),
-//! so nothing outside the CPU can tell the passes from stepped ones. The host gives the clock
-//! at which its next boundary must look (an interrupt level, a target): a pass is skipped
-//! only if every boundary in it comes before that clock, so the host's boundaries see the
-//! same machine at the same clocks as with stepping.
+//! so nothing outside the CPU can tell the passes from stepped ones.
 
 use crate::Bus;
 use crate::cpu::{C, Cpu, N, V, Z};
@@ -45,37 +42,13 @@ struct ScanLoop {
 }
 
 impl Cpu {
-    /// At a boundary before the instruction at `instruction_pc()`: if it starts a scan loop
-    /// (above), runs the passes over zero bytes whose boundaries all come before `deadline`
-    /// (a CPU clock), in closed form, and says whether it ran any. The counter's last pass and
-    /// a non-zero byte are left to the instructions.
-    ///
-    /// Only for a host whose `fetch_fast` and `peek_byte` answer, with T clear, the CPU
-    /// running and no interrupt to take at the deadline's side of the boundary (the host's
-    /// boundary after an instruction, with its attention flag down).
-    #[inline(always)]
-    pub fn skip_scan_passes<B: Bus>(&mut self, bus: &B, deadline: u64) -> bool {
-        // The cheap test first: MOVE.B to Dn or TST.B from (An) or d16(An).
-        let op = self.ird;
-        let load = op & 0xF1F8 == 0x1010
-            || op & 0xF1F8 == 0x1028
-            || op & 0xFFF8 == 0x4A10
-            || op & 0xFFF8 == 0x4A28;
-        if !load || self.attention {
-            return false;
-        }
-        self.skip_scan_passes_decoded(bus, deadline)
-    }
-
-    #[inline(never)]
-    fn skip_scan_passes_decoded<B: Bus>(&mut self, bus: &B, deadline: u64) -> bool {
+    /// Runs the zero passes of the scan loop at `instruction_pc()`, if it is one (see
+    /// [`Cpu::skip_loop_passes`]).
+    pub(crate) fn skip_scan_passes<B: Bus>(&mut self, bus: &B, deadline: u64) -> bool {
         let Some(scan) = self.decode_scan(bus) else {
             return false;
         };
         let count = self.regs[scan.dm] as u16 as u64;
-        if deadline <= self.cycles {
-            return false;
-        }
         // Each skipped pass starts with the counter above 0 (the pass that ends the loop is
         // stepped) and ends before the deadline.
         let limit = count.min((deadline - self.cycles - 1) / scan.clocks);

@@ -1,4 +1,4 @@
-//! `Cpu::skip_scan_passes` against stepping: a scan loop run with its zero passes skipped
+//! `Cpu::skip_loop_passes` against stepping: a scan loop run with its zero passes skipped
 //! must reach every boundary at or after the host's deadline, and the loop's exit, in the
 //! state (registers, flags, queue, clock) the stepped instructions reach, which the
 //! SingleStepTests vectors verify one by one. The loops are assembled by hand (GNU as
@@ -50,6 +50,14 @@ impl Bus for Machine {
     fn peek_byte(&self, addr: u32) -> Option<u8> {
         (!(ROM_END..RAM).contains(&addr)).then(|| self.mem[addr as usize])
     }
+    fn poke_word(&mut self, addr: u32, value: u16) -> bool {
+        // RAM from $FF0000, but for a watched word at $FFF000.
+        if addr < RAM || addr == 0xFF_F000 {
+            return false;
+        }
+        self.mem[addr as usize..addr as usize + 2].copy_from_slice(&value.to_be_bytes());
+        true
+    }
 }
 
 /// Runs from reset until the instruction at `exit`, skipping scan passes (deadline
@@ -79,7 +87,7 @@ fn run(
         }
         let from = cpu.instruction_pc();
         cpu.step(&mut bus);
-        if skip && cpu.instruction_pc() <= from && cpu.skip_scan_passes(&bus, deadline) {
+        if skip && cpu.instruction_pc() <= from && cpu.skip_loop_passes(&mut bus, deadline) {
             skips += 1;
         }
     }
@@ -165,4 +173,53 @@ fn the_counter_as_the_destination_is_left_to_the_instructions() {
         cpu.regs[7] = 0x10;
     };
     assert_eq!(check(0x1000, &program, &setup, 0x1010), 0);
+}
+
+/// The memory the fill tests write, for comparing the two runs.
+fn run_fill(
+    program: &[u16],
+    setup: &dyn Fn(&mut Cpu, &mut Machine),
+    exit: u32,
+    skip: bool,
+) -> (Cpu, Vec<u8>) {
+    let mut bus = Machine::new(0x1000, program);
+    let mut cpu = Cpu::new();
+    cpu.reset(&mut bus);
+    cpu.cycles = 0;
+    setup(&mut cpu, &mut bus);
+    for _ in 0..100_000 {
+        if cpu.instruction_pc() == exit {
+            return (cpu, bus.mem[RAM as usize..].to_vec());
+        }
+        let from = cpu.instruction_pc();
+        cpu.step(&mut bus);
+        if skip && cpu.instruction_pc() <= from {
+            cpu.skip_loop_passes(&mut bus, 700);
+        }
+    }
+    panic!("the loop did not reach {exit:#x}");
+}
+
+#[test]
+fn fills_of_words_and_longs() {
+    // L: move.l d2,(a3)+ / dbf d5,L / nop, and the same with move.w
+    for (program, value) in [
+        ([0x26C2u16, 0x51CD, 0xFFFC, 0x4E71], 0x8000_0001u32),
+        ([0x26C2, 0x51CD, 0xFFFC, 0x4E71], 0),
+        ([0x36C2, 0x51CD, 0xFFFC, 0x4E71], 0x0001_8000),
+        ([0x36C2, 0x51CD, 0xFFFC, 0x4E71], 0x1234_0000),
+    ] {
+        // Through the watched word at $FFF000 and without it.
+        for start in [RAM + 0xEF00, RAM + 0x100] {
+            let setup = move |cpu: &mut Cpu, _: &mut Machine| {
+                cpu.regs[11] = start;
+                cpu.regs[2] = value;
+                cpu.regs[5] = 0x5555_0050;
+            };
+            let stepped = run_fill(&program, &setup, 0x1006, false);
+            let skipping = run_fill(&program, &setup, 0x1006, true);
+            assert_eq!(stepped.0, skipping.0);
+            assert!(stepped.1 == skipping.1, "memory differs");
+        }
+    }
 }

@@ -1266,6 +1266,17 @@ impl m68000::Bus for Bus {
         }
         self.sys.cart.plain_byte(addr)
     }
+    // A work RAM store nobody watches is only the store (the fill loops' writes).
+    #[inline(always)]
+    fn poke_word(&mut self, addr: u32, value: u16) -> bool {
+        let a = addr & 0xFFFE;
+        if addr < 0xE0_0000 || self.sys.ram_watched(a, 2) {
+            return false;
+        }
+        self.sys.touched = true;
+        self.sys.ram[a as usize..a as usize + 2].copy_from_slice(&value.to_be_bytes());
+        true
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]

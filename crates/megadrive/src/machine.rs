@@ -715,12 +715,14 @@ fn boundary<const SKIP_IDLE: bool>(
     // A loop's passes end in a backward branch to its start: only then is the CPU back at
     // the candidate or at a new one (one compare after the usual forward step).
     if SKIP_IDLE && pc <= from && !interrupt {
-        // A scan loop's passes over zero bytes, up to the next look, in closed form: they
-        // read only work RAM or ROM, so nothing but the CPU can tell (no refresh stalls in
-        // this profile; the interrupt level changes only at a look). The idle-loop candidate
-        // starts again after it, as after a pass that touched something (the passes
-        // skipped are not the pass an arrival's compare measures).
-        if cpu.skip_scan_passes(bus, bus.sys.look_at) {
+        // A scan or fill loop's passes up to the next look, in closed form: they read only
+        // work RAM or ROM and write only unwatched work RAM, so nothing but the CPU and the
+        // RAM they fill can tell (no refresh stalls in this profile; the interrupt level
+        // changes only at a look). The idle-loop candidate starts again after them, as
+        // after a pass that touched something (the passes skipped are not the pass an
+        // arrival's compare measures).
+        let look_at = bus.sys.look_at;
+        if cpu.skip_loop_passes(bus, look_at) {
             bus.sys.touched = true;
         }
         if pc == idle.pc {
