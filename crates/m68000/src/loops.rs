@@ -1,7 +1,7 @@
 //! Loops the core runs in closed form at a host's boundary: the passes of a few generic
 //! `dbf` loop shapes (decoded, never matched against known code) whose every bus cycle the
 //! host vouches is unobservable but for its effect on memory the loop owns: scan loops
-//! (`scan.rs`) and fill loops (`fill.rs`).
+//! (`scan.rs`), fill loops (`fill.rs`) and `dbf Dm,*` delay loops (below).
 //!
 //! The host gives the CPU clock at which its next boundary must look (an interrupt level,
 //! a target, a refresh stall): a pass is skipped only if every boundary in it comes before
@@ -13,7 +13,7 @@ use crate::Bus;
 use crate::cpu::Cpu;
 
 /// One bit per opcode that may start a loop of these shapes: MOVE.B (An)/d16(An),Dn and
-/// TST.B (An)/d16(An) (scans), MOVE.W/L Dn,(An)+ (fills).
+/// TST.B (An)/d16(An) (scans), MOVE.W/L Dn,(An)+ (fills), DBF (delays).
 static LOOP_START: [u64; 1024] = loop_starts();
 
 const fn loop_starts() -> [u64; 1024] {
@@ -29,6 +29,7 @@ const fn loop_starts() -> [u64; 1024] {
             0x30C0 | regs,
             0x4A10 | (r & 7) as usize,
             0x4A28 | (r & 7) as usize,
+            0x51C8 | (r & 7) as usize,
         ];
         let mut i = 0;
         while i < ops.len() {
@@ -65,8 +66,30 @@ impl Cpu {
     fn skip_loop_passes_decoded<B: Bus>(&mut self, bus: &mut B, deadline: u64) -> bool {
         if self.ird & 0xE1F8 == 0x20C0 {
             self.skip_fill_passes(bus, deadline)
+        } else if self.ird & 0xFFF8 == 0x51C8 {
+            self.skip_delay_passes(bus, deadline)
         } else {
             self.skip_scan_passes(bus, deadline)
         }
+    }
+}
+
+impl Cpu {
+    /// `dbf Dm,*`: a pass is 10 clocks (the branch taken) and the counter less one, its two
+    /// fetches at the DBF itself (so the queue ends as it was); the flags are untouched.
+    fn skip_delay_passes<B: Bus>(&mut self, bus: &B, deadline: u64) -> bool {
+        let start = self.instruction_pc();
+        if self.irc != 0xFFFE || bus.fetch_fast(start).is_none() {
+            return false;
+        }
+        let dm = (self.ird & 7) as usize;
+        let d = self.regs[dm];
+        let passes = (d as u16 as u64).min((deadline - self.cycles - 1) / 10);
+        if passes == 0 {
+            return false;
+        }
+        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.cycles += passes * 10;
+        true
     }
 }

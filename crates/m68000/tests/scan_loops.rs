@@ -3,7 +3,8 @@
 //! state (registers, flags, queue, clock) the stepped instructions reach, which the
 //! SingleStepTests vectors verify one by one. The loops are assembled by hand (GNU as
 //! `-m68000` gave the words) in the three shapes the decoder takes: `bne.w` from d16(An),
-//! `beq.s` over a body from (An), and TST with a negative step.
+//! `beq.s` over a body from (An), and TST with a negative step; fills of words and longs and
+//! `dbf Dm,*` delays the same way.
 
 use m68000::{Bus, Cpu, FunctionCode};
 
@@ -221,5 +222,16 @@ fn fills_of_words_and_longs() {
             assert_eq!(stepped.0, skipping.0);
             assert!(stepped.1 == skipping.1, "memory differs");
         }
+    }
+}
+
+#[test]
+fn delay_loops() {
+    // L: dbf d3,L / nop
+    let program = [0x51CB, 0xFFFE, 0x4E71];
+    for count in [0u32, 1, 2, 0x55, 0x1234_0200] {
+        let setup = move |cpu: &mut Cpu, _: &mut Machine| cpu.regs[3] = count;
+        let skipped = check(0x1000, &program, &setup, 0x1004);
+        assert!(count & 0xFFFF < 2 || skipped > 0);
     }
 }
