@@ -19,6 +19,7 @@ mod ea;
 mod exceptions;
 mod fill;
 mod loops;
+mod nybbles;
 mod op;
 mod ops_arith;
 mod ops_control;

@@ -1,7 +1,8 @@
 //! Loops the core runs in closed form at a host's boundary: the passes of a few generic
 //! `dbf` loop shapes (decoded, never matched against known code) whose every bus cycle the
 //! host vouches is unobservable but for its effect on memory the loop owns: scan loops
-//! (`scan.rs`), fill loops (`fill.rs`) and `dbf Dm,*` delay loops (below).
+//! (`scan.rs`), fill loops (`fill.rs`), nybble-packing loops (`nybbles.rs`) and `dbf Dm,*`
+//! delay loops (below).
 //!
 //! The host gives the CPU clock at which its next boundary must look (an interrupt level,
 //! a target, a refresh stall): a pass is skipped only if every boundary in it comes before
@@ -13,7 +14,8 @@ use crate::Bus;
 use crate::cpu::Cpu;
 
 /// One bit per opcode that may start a loop of these shapes: MOVE.B (An)/d16(An),Dn and
-/// TST.B (An)/d16(An) (scans), MOVE.W/L Dn,(An)+ (fills), DBF (delays).
+/// TST.B (An)/d16(An) (scans), MOVE.W/L Dn,(An)+ (fills), DBF (delays), LSL.L #n,Dn
+/// (nybbles).
 static LOOP_START: [u64; 1024] = loop_starts();
 
 const fn loop_starts() -> [u64; 1024] {
@@ -30,6 +32,7 @@ const fn loop_starts() -> [u64; 1024] {
             0x4A10 | (r & 7) as usize,
             0x4A28 | (r & 7) as usize,
             0x51C8 | (r & 7) as usize,
+            0xE188 | regs,
         ];
         let mut i = 0;
         while i < ops.len() {
@@ -68,6 +71,8 @@ impl Cpu {
             self.skip_fill_passes(bus, deadline)
         } else if self.ird & 0xFFF8 == 0x51C8 {
             self.skip_delay_passes(bus, deadline)
+        } else if self.ird & 0xF1F8 == 0xE188 {
+            self.skip_nybble_passes(bus, deadline)
         } else {
             self.skip_scan_passes(bus, deadline)
         }

@@ -4,7 +4,7 @@
 //! SingleStepTests vectors verify one by one. The loops are assembled by hand (GNU as
 //! `-m68000` gave the words) in the three shapes the decoder takes: `bne.w` from d16(An),
 //! `beq.s` over a body from (An), and TST with a negative step; fills of words and longs and
-//! `dbf Dm,*` delays the same way.
+//! `dbf Dm,*` delays and nybble packing the same way.
 
 use m68000::{Bus, Cpu, FunctionCode};
 
@@ -233,5 +233,34 @@ fn delay_loops() {
         let setup = move |cpu: &mut Cpu, _: &mut Machine| cpu.regs[3] = count;
         let skipped = check(0x1000, &program, &setup, 0x1004);
         assert!(count & 0xFFFF < 2 || skipped > 0);
+    }
+}
+
+#[test]
+fn nybble_packing() {
+    // L: lsl.l #4,d4 / or.b d1,d4 / subq.w #1,d3 / bne.s D / jmp (a3) / moveq #0,d4 /
+    // moveq #8,d3 / D: dbf d0,L / nop, with A3 pointing at the dbf (the output's stand-in)
+    let program = [
+        0xE98C, 0x8801, 0x5343, 0x6606, 0x4ED3, 0x7800, 0x7608, 0x51C8, 0xFFF0, 0x4E71,
+    ];
+    for (d3, d0, d1) in [
+        (8u32, 0x30u32, 0x0Du32),
+        (1, 5, 0xF7),
+        (0, 3, 0x1FF),
+        (0x8003, 9, 0x80),
+        (0x20, 0xFFFF_0040, 0x42),
+    ] {
+        let setup = move |cpu: &mut Cpu, _: &mut Machine| {
+            cpu.regs[4] = 0x1234_5678;
+            cpu.regs[3] = d3;
+            cpu.regs[0] = d0;
+            cpu.regs[1] = d1;
+            cpu.regs[11] = 0x100E;
+        };
+        let skipped = check(0x1000, &program, &setup, 0x1012);
+        assert!(
+            d3 & 0xFFFF == 1 || skipped > 0,
+            "nothing skipped for {d3:#x}"
+        );
     }
 }
