@@ -11,10 +11,11 @@
 //!     dbf    Dm,L
 //! ```
 //!
-//! Sonic 2 runs two of these in every frame of play: a search of the object table for a
-//! free slot (`move.b $20(a1),d0 / bne / lea $40(a1),a1 / dbf`) and `RunObjects` stepping
-//! over empty slots (`move.b (a0),d0 / beq / ... / lea $40(a0),a0 / dbf`); between them
-//! about a fifth of the 68000's instructions.
+//! Sonic 2 runs two of these in every frame of play: a search of the object table for the
+//! next slot with a non-zero byte at $20 (`move.b $20(a1),d0 / bne / lea $40(a1),a1 /
+//! dbf`) and `RunObjects` stepping over empty slots (`move.b (a0),d0 / beq / ... / lea
+//! $40(a0),a0 / dbf`); in the bench script's 3,600 frames about 0.9 M passes of 4
+//! instructions, a sixth of the 68000's instructions.
 //!
 //! A pass over a zero byte changes only the clock (a fixed count), An (by the `lea`'s
 //! displacement), the low word of Dm (less one), Dk's low byte (0) and the flags (Z alone
