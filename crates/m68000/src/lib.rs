@@ -17,12 +17,16 @@ mod decode;
 mod dispatch;
 mod ea;
 mod exceptions;
+mod fill;
+mod loops;
+mod nybbles;
 mod op;
 mod ops_arith;
 mod ops_control;
 mod ops_misc;
 mod ops_move;
 mod ops_shift;
+mod scan;
 pub mod timing;
 
 pub use boundaries::{Boundary, BoundaryControl, BoundaryExit, Step};
@@ -63,6 +67,20 @@ pub trait Bus {
     #[inline]
     fn fetch_fast(&self, _addr: u32) -> Option<u16> {
         None
+    }
+    /// The byte at `addr` when reading it has no side effect and no wait state (work RAM, a
+    /// plain ROM), else `None`. Lets the core run a scan loop's passes in closed form
+    /// ([`Cpu::skip_loop_passes`]).
+    #[inline]
+    fn peek_byte(&self, _addr: u32) -> Option<u8> {
+        None
+    }
+    /// Stores the word at the even `addr` and says so when a write there is nothing but the
+    /// store (work RAM nobody watches), else stores nothing and says `false`. Lets the core
+    /// run a fill loop's passes in closed form ([`Cpu::skip_loop_passes`]).
+    #[inline]
+    fn poke_word(&mut self, _addr: u32, _value: u16) -> bool {
+        false
     }
     /// Extra clocks (DTACK held off) for the bus cycle that was just made.
     #[inline]

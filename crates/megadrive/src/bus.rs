@@ -1261,6 +1261,25 @@ impl m68000::Bus for Bus {
     fn fetch_fast(&self, addr: u32) -> Option<u16> {
         self.sys.cart.plain_word(addr)
     }
+    // Work RAM and a plain ROM: no side effect, no wait state (the scan loops' reads).
+    #[inline(always)]
+    fn peek_byte(&self, addr: u32) -> Option<u8> {
+        if addr >= 0xE0_0000 {
+            return Some(self.sys.ram[(addr & 0xFFFF) as usize]);
+        }
+        self.sys.cart.plain_byte(addr)
+    }
+    // A work RAM store nobody watches is only the store (the fill loops' writes).
+    #[inline(always)]
+    fn poke_word(&mut self, addr: u32, value: u16) -> bool {
+        let a = addr & 0xFFFE;
+        if addr < 0xE0_0000 || self.sys.ram_watched(a, 2) {
+            return false;
+        }
+        self.sys.touched = true;
+        self.sys.ram[a as usize..a as usize + 2].copy_from_slice(&value.to_be_bytes());
+        true
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]

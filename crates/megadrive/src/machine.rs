@@ -708,20 +708,26 @@ fn boundary<const SKIP_IDLE: bool>(
     interrupt: bool,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
-    let cycles = cpu.cycles;
-    // Where the next instruction's accesses count from (the lazily kept clock, and
-    // `Bus::access_time`, the hardware profile's own bus cycles).
-    bus.sys.instruction_clock = cycles;
     let pc = cpu.instruction_pc();
     let from = std::mem::replace(&mut bus.sys.pc, pc);
     // A loop's passes end in a backward branch to its start: only then is the CPU back at
     // the candidate or at a new one (one compare after the usual forward step).
     if SKIP_IDLE && pc <= from && !interrupt {
+        // A scan or fill loop's passes up to the next look, in closed form: they read only
+        // work RAM or ROM and write only unwatched work RAM, so nothing but the CPU and the
+        // RAM they fill can tell (no refresh stalls in this profile; the interrupt level
+        // changes only at a look). The idle-loop candidate starts again after them, as
+        // after a pass that touched something (the passes skipped are not the pass an
+        // arrival's compare measures).
+        let look_at = bus.sys.look_at;
+        if cpu.skip_loop_passes(bus, look_at) {
+            bus.sys.touched = true;
+        }
         if pc == idle.pc {
             arrive(cpu, bus, target, idle);
         } else {
             idle.pc = pc;
-            idle.at = cycles;
+            idle.at = cpu.cycles;
             idle.state = None;
             idle.proven = false;
             idle.wait = 0;
@@ -729,6 +735,10 @@ fn boundary<const SKIP_IDLE: bool>(
             bus.sys.touched = false;
         }
     }
+    let cycles = cpu.cycles;
+    // Where the next instruction's accesses count from (the lazily kept clock, and
+    // `Bus::access_time`, the hardware profile's own bus cycles).
+    bus.sys.instruction_clock = cycles;
     if cycles >= bus.sys.look_at {
         return look::<SKIP_IDLE>(cpu, bus, target);
     }
