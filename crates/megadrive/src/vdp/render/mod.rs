@@ -36,6 +36,7 @@ mod compose;
 mod config;
 mod palette;
 mod pattern;
+mod pattern_rows;
 mod planes;
 mod sprite_table;
 mod sprites;
@@ -45,6 +46,7 @@ mod window;
 mod tests;
 
 pub use colour::{cram_to_pixel, to_rgb565, to_rgb888};
+pub use pattern_rows::DirtyPatterns;
 
 use config::Config;
 use planes::Plane;
@@ -94,6 +96,10 @@ pub struct Renderer {
     cache: cache::Caches,
     palette: palette::Palette,
     planes: PlaneLines,
+    /// Every VRAM long word decoded as a pattern row, kept up to date by
+    /// [`Renderer::sync_patterns`] (or decoded again in full on a line whose VRAM version
+    /// it does not know).
+    rows: pattern_rows::PatternRows,
 }
 
 /// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
@@ -135,6 +141,8 @@ type LineBuf = [u8; LINE_BUF];
 struct LineCtx<'a> {
     cfg: &'a Config,
     vram: &'a pattern::Vram,
+    /// `vram` decoded as pattern rows, one a long word.
+    rows: &'a [u64; pattern_rows::LONGS],
     vsram: &'a [u16; 40],
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,
@@ -145,6 +153,14 @@ struct LineCtx<'a> {
 impl Renderer {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Brings the decoded pattern rows up to `vram` as of the caller's VRAM version
+    /// `version` ([`RenderInput::vram_version`]), decoding the 32-byte blocks `dirty` marks
+    /// as written since the last sync (all of VRAM the first time), and clears the marks.
+    /// A line drawn with that version then reads the rows as they are.
+    pub fn sync_patterns(&mut self, vram: &pattern::Vram, dirty: &mut DirtyPatterns, version: u64) {
+        self.rows.sync(vram, dirty, version);
     }
 
     /// Renders active line `line` (0-based from the top of the active area; in interlace mode 2
@@ -174,6 +190,7 @@ impl Renderer {
         let ctx = LineCtx {
             cfg: &cfg,
             vram: input.vram,
+            rows: self.rows.current(input.vram, input.vram_version),
             vsram: input.vsram,
             line: line as u32,
             odd: odd_field,

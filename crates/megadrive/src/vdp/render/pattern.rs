@@ -10,6 +10,8 @@ pub(super) const PRIORITY: u8 = 0x40;
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
 
+use super::pattern_rows::LONGS;
+
 /// Reads a big-endian word (VRAM is byte-addressed in the VDP's order).
 #[inline]
 pub(super) fn vram_word(vram: &Vram, addr: usize) -> u16 {
@@ -26,9 +28,9 @@ pub(super) fn vram_long(vram: &Vram, addr: usize) -> u32 {
 
 /// The 8 pixels of a pattern row, pixel `i` (left to right without flip: pixel 0 is the high
 /// nibble of the first byte) in byte `i` of the little-endian result. The bit-spreading
-/// form [`decode_row`]'s table is tested against.
-#[cfg(test)]
-fn expand_row(bits: u32) -> u64 {
+/// form [`decode_row`]'s table is tested against, and what `pattern_rows` keeps.
+#[inline]
+pub(super) fn expand_row(bits: u32) -> u64 {
     // The row's bytes, first byte lowest, one to each 16-bit lane; then each lane's high
     // nibble (the left pixel) to its low byte and the low nibble to its high byte.
     let x = bits.swap_bytes() as u64;
@@ -75,14 +77,15 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
 }
 
 /// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), worked out once for
-/// a run of cells: [`row_addr`] with the per-line parts precomputed.
+/// a run of cells: [`row_addr`] with the per-line parts precomputed, in VRAM long words (the
+/// index of a row in the decoded rows, `pattern_rows`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CellRow {
-    /// The pattern size in bytes (32, or 64 in interlace mode 2): a multiply, not a shift by
-    /// a variable count, which x86-64 without BMI2 can only do through CL.
+    /// The pattern size in long words (8, or 16 in interlace mode 2): a multiply, not a shift
+    /// by a variable count, which x86-64 without BMI2 can only do through CL.
     size: usize,
     mask: usize,
-    /// The row's byte offset in a pattern, indexed by the entry's vertical flip bit.
+    /// The row's long-word offset in a pattern, indexed by the entry's vertical flip bit.
     offsets: [usize; 2],
 }
 
@@ -103,23 +106,29 @@ const fn entry_attr_table() -> [u64; 16] {
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
         let (size, mask, last) = if interlace2 {
-            (64, 0x3FF, 15)
+            (16, 0x3FF, 15)
         } else {
-            (32, 0x7FF, 7)
+            (8, 0x7FF, 7)
         };
         CellRow {
             size,
             mask,
-            offsets: [(row as usize) << 2, ((last - row) as usize) << 2],
+            offsets: [row as usize, (last - row) as usize],
         }
     }
 
-    /// Draws the cell row of name-table entry `entry` into `dst[..8]` ([`draw_row`]).
+    /// Draws the cell row of name-table entry `entry` into `dst[..8]` from the decoded rows
+    /// (`pattern_rows`), left to right as on screen, with the entry's palette and priority
+    /// bits in every pixel; horizontal flip reverses the order.
     #[inline]
-    pub fn draw(&self, vram: &Vram, entry: NameEntry, dst: &mut [u8]) {
+    pub fn draw(&self, rows: &[u64; LONGS], entry: NameEntry, dst: &mut [u8]) {
         let top = (entry.0 >> 12) as usize;
-        let addr = ((entry.pattern() as usize & self.mask) * self.size) | self.offsets[top & 1];
-        draw_row(vram, addr, entry.hflip(), ENTRY_ATTR[top], dst);
+        let long = ((entry.pattern() as usize & self.mask) * self.size) | self.offsets[top & 1];
+        // The index is below 16,384 already (11 bits of pattern times 8, or 10 times 16, and
+        // a row below the size); the mask only spares the bounds check.
+        let row = rows[long & (LONGS - 1)];
+        let row = if entry.hflip() { row.swap_bytes() } else { row };
+        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[top]).to_le_bytes());
     }
 }
 
@@ -151,17 +160,7 @@ fn decode_row(vram: &Vram, addr: usize) -> u64 {
     ROW_HALVES[bytes as usize & 0xFFFF] as u64 | (ROW_HALVES[(bytes >> 16) as usize] as u64) << 32
 }
 
-/// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
-/// appear on screen, OR-ing `attr` (palette and priority bits, the same in each byte) into
-/// them. Pixel 0 is the high nibble of the first byte; horizontal flip reverses the order.
-#[inline]
-fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u64, dst: &mut [u8]) {
-    let row = decode_row(vram, addr);
-    let row = if hflip { row.swap_bytes() } else { row };
-    dst[..8].copy_from_slice(&(row | attr).to_le_bytes());
-}
-
-/// Like [`draw_row`] for sprites: only opaque pixels are written, and only where no earlier
+/// A pattern row like [`CellRow::draw`], for sprites: only opaque pixels are written, and only where no earlier
 /// (higher-priority) sprite already left an opaque pixel. Returns whether an opaque pixel
 /// landed on another sprite's opaque pixel (the collision flag).
 #[inline]
@@ -275,22 +274,42 @@ mod row_tests {
         }
     }
 
+    /// A cell row drawn from the decoded rows: every pattern index bit, row, flip and
+    /// attribute, against the row read nibble by nibble from VRAM.
     #[test]
-    fn draw_row_decodes_like_the_reference() {
+    fn cell_rows_draw_like_the_reference() {
         let mut vram = Box::new([0u8; 0x1_0000]);
         let mut x = 0x1234_5678u32;
-        for _ in 0..20_000 {
+        let mut next = || {
             // xorshift32
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            vram[0x100..0x104].copy_from_slice(&x.to_be_bytes());
-            let attr = (x >> 8) as u8 & 0x70;
-            for hflip in [false, true] {
-                let mut dst = [0u8; 8];
-                super::draw_row(&vram, 0x100, hflip, attr as u64 * super::ONES, &mut dst);
-                assert_eq!(dst, reference(x, hflip, attr), "{x:08x} {hflip}");
-            }
+            x
+        };
+        for b in vram.iter_mut() {
+            *b = next() as u8;
+        }
+        let mut rows = vec![0u64; super::LONGS];
+        for (row, long) in rows.iter_mut().zip(vram.chunks_exact(4)) {
+            *row = super::expand_row(u32::from_be_bytes(long.try_into().unwrap()));
+        }
+        let rows: &[u64; super::LONGS] = rows[..].try_into().unwrap();
+        for _ in 0..20_000 {
+            let entry = next() as u16;
+            let interlace2 = next() & 1 != 0;
+            let row = next() % if interlace2 { 16 } else { 8 };
+            let (pattern, vflip, hflip) = (entry & 0x7FF, entry & 0x1000 != 0, entry & 0x800 != 0);
+            let addr = super::row_addr(pattern, row, vflip, interlace2);
+            let bits = u32::from_be_bytes(vram[addr..addr + 4].try_into().unwrap());
+            let attr = ((entry >> 9) & 0x70) as u8;
+            let mut dst = [0u8; 8];
+            super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
+            assert_eq!(
+                dst,
+                reference(bits, hflip, attr),
+                "{entry:04x} {row} {interlace2}"
+            );
         }
     }
 }
