@@ -321,7 +321,7 @@ impl Vdp {
         let st = if self.draw {
             if let Some(version) = vram_version {
                 self.renderer
-                    .sync_patterns(vram, &mut self.dirty_patterns, version);
+                    .sync_patterns(&self.regs, vram, &mut self.dirty_patterns, version);
             }
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
             self.renderer.render_line(&input, line, self.odd_frame, out)

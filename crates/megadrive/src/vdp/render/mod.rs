@@ -142,7 +142,7 @@ struct LineCtx<'a> {
     cfg: &'a Config,
     vram: &'a pattern::Vram,
     /// `vram` decoded as pattern rows, one a long word.
-    rows: &'a [u64; pattern_rows::LONGS],
+    rows: &'a [u64; pattern_rows::ROWS],
     vsram: &'a [u16; 40],
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,
@@ -158,9 +158,17 @@ impl Renderer {
     /// Brings the decoded pattern rows up to `vram` as of the caller's VRAM version
     /// `version` ([`RenderInput::vram_version`]), decoding the 32-byte blocks `dirty` marks
     /// as written since the last sync (all of VRAM the first time), and clears the marks.
-    /// A line drawn with that version then reads the rows as they are.
-    pub fn sync_patterns(&mut self, vram: &pattern::Vram, dirty: &mut DirtyPatterns, version: u64) {
-        self.rows.sync(vram, dirty, version);
+    /// A line drawn with that version (and registers `regs`) then reads the rows as they
+    /// are. The rows' layout follows interlace mode 2 (reg 12).
+    pub fn sync_patterns(
+        &mut self,
+        regs: &[u8; 24],
+        vram: &pattern::Vram,
+        dirty: &mut DirtyPatterns,
+        version: u64,
+    ) {
+        let interlace2 = self.cache.config(regs).interlace2;
+        self.rows.sync(vram, dirty, version, interlace2);
     }
 
     /// Renders active line `line` (0-based from the top of the active area; in interlace mode 2
@@ -190,7 +198,9 @@ impl Renderer {
         let ctx = LineCtx {
             cfg: &cfg,
             vram: input.vram,
-            rows: self.rows.current(input.vram, input.vram_version),
+            rows: self
+                .rows
+                .current(input.vram, input.vram_version, cfg.interlace2),
             vsram: input.vsram,
             line: line as u32,
             odd: odd_field,

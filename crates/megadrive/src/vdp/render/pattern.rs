@@ -10,7 +10,7 @@ pub(super) const PRIORITY: u8 = 0x40;
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
 
-use super::pattern_rows::LONGS;
+use super::pattern_rows::{ROWS, row_index};
 
 /// Reads a big-endian word (VRAM is byte-addressed in the VDP's order).
 #[inline]
@@ -39,8 +39,8 @@ pub(super) fn expand_row(bits: u32) -> u64 {
     ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
 }
 
-/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the vertical flip
-/// `v` is applied through [`CellRow`]'s offsets).
+/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the flips and the
+/// pattern index pick the decoded row, `pattern_rows::row_index`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NameEntry(pub u16);
 
@@ -49,15 +49,6 @@ impl NameEntry {
     #[inline]
     pub const fn attr(self) -> u8 {
         ((self.0 >> 9) & 0x70) as u8
-    }
-    #[inline]
-    pub fn hflip(self) -> bool {
-        self.0 & 0x0800 != 0
-    }
-    /// Pattern index (11 bits).
-    #[inline]
-    pub fn pattern(self) -> u16 {
-        self.0 & 0x07FF
     }
 }
 
@@ -76,28 +67,23 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
     }
 }
 
-/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), worked out once for
-/// a run of cells: [`row_addr`] with the per-line parts precomputed, in VRAM long words (the
-/// index of a row in the decoded rows, `pattern_rows`).
+/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), as drawn from the
+/// decoded rows (`pattern_rows`) for a run of cells.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CellRow {
-    /// The pattern size in long words (8, or 16 in interlace mode 2): a multiply, not a shift
-    /// by a variable count, which x86-64 without BMI2 can only do through CL.
-    size: usize,
-    mask: usize,
-    /// The row's long-word offset in a pattern, indexed by the entry's vertical flip bit.
-    offsets: [usize; 2],
+    row: usize,
+    interlace2: bool,
 }
 
 /// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
-/// pixels of a row, indexed by the entry's top four bits (`pccv`).
-static ENTRY_ATTR: [u64; 16] = entry_attr_table();
+/// pixels of a row, indexed by the entry's top three bits (`pcc`).
+static ENTRY_ATTR: [u64; 8] = entry_attr_table();
 
-const fn entry_attr_table() -> [u64; 16] {
-    let mut t = [0u64; 16];
+const fn entry_attr_table() -> [u64; 8] {
+    let mut t = [0u64; 8];
     let mut top = 0;
-    while top < 16 {
-        t[top] = NameEntry((top as u16) << 12).attr() as u64 * ONES;
+    while top < 8 {
+        t[top] = NameEntry((top as u16) << 13).attr() as u64 * ONES;
         top += 1;
     }
     t
@@ -105,30 +91,19 @@ const fn entry_attr_table() -> [u64; 16] {
 
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
-        let (size, mask, last) = if interlace2 {
-            (16, 0x3FF, 15)
-        } else {
-            (8, 0x7FF, 7)
-        };
         CellRow {
-            size,
-            mask,
-            offsets: [row as usize, (last - row) as usize],
+            row: row as usize,
+            interlace2,
         }
     }
 
     /// Draws the cell row of name-table entry `entry` into `dst[..8]` from the decoded rows
-    /// (`pattern_rows`), left to right as on screen, with the entry's palette and priority
-    /// bits in every pixel; horizontal flip reverses the order.
+    /// (`pattern_rows`: flips already applied), left to right as on screen, with the entry's
+    /// palette and priority bits in every pixel.
     #[inline]
-    pub fn draw(&self, rows: &[u64; LONGS], entry: NameEntry, dst: &mut [u8]) {
-        let top = (entry.0 >> 12) as usize;
-        let long = ((entry.pattern() as usize & self.mask) * self.size) | self.offsets[top & 1];
-        // The index is below 16,384 already (11 bits of pattern times 8, or 10 times 16, and
-        // a row below the size); the mask only spares the bounds check.
-        let row = rows[long & (LONGS - 1)];
-        let row = if entry.hflip() { row.swap_bytes() } else { row };
-        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[top]).to_le_bytes());
+    pub fn draw(&self, rows: &[u64; ROWS], entry: NameEntry, dst: &mut [u8]) {
+        let row = rows[row_index(entry.0, self.row, self.interlace2)];
+        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[(entry.0 >> 13) as usize]).to_le_bytes());
     }
 }
 
@@ -290,26 +265,22 @@ mod row_tests {
         for b in vram.iter_mut() {
             *b = next() as u8;
         }
-        let mut rows = vec![0u64; super::LONGS];
-        for (row, long) in rows.iter_mut().zip(vram.chunks_exact(4)) {
-            *row = super::expand_row(u32::from_be_bytes(long.try_into().unwrap()));
-        }
-        let rows: &[u64; super::LONGS] = rows[..].try_into().unwrap();
-        for _ in 0..20_000 {
-            let entry = next() as u16;
-            let interlace2 = next() & 1 != 0;
-            let row = next() % if interlace2 { 16 } else { 8 };
-            let (pattern, vflip, hflip) = (entry & 0x7FF, entry & 0x1000 != 0, entry & 0x800 != 0);
-            let addr = super::row_addr(pattern, row, vflip, interlace2);
-            let bits = u32::from_be_bytes(vram[addr..addr + 4].try_into().unwrap());
-            let attr = ((entry >> 9) & 0x70) as u8;
-            let mut dst = [0u8; 8];
-            super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
-            assert_eq!(
-                dst,
-                reference(bits, hflip, attr),
-                "{entry:04x} {row} {interlace2}"
-            );
+        for interlace2 in [false, true] {
+            let mut rows = super::super::pattern_rows::PatternRows::default();
+            let rows = rows.current(&vram, None, interlace2);
+            for _ in 0..20_000 {
+                let entry = next() as u16;
+                let row = next() % if interlace2 { 16 } else { 8 };
+                let (pattern, vflip, hflip) =
+                    (entry & 0x7FF, entry & 0x1000 != 0, entry & 0x800 != 0);
+                let addr = super::row_addr(pattern, row, vflip, interlace2);
+                let bits = u32::from_be_bytes(vram[addr..addr + 4].try_into().unwrap());
+                let attr = ((entry >> 9) & 0x70) as u8;
+                let mut dst = [0u8; 8];
+                super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
+                let want = reference(bits, hflip, attr);
+                assert_eq!(dst, want, "{entry:04x} {row} {interlace2}");
+            }
         }
     }
 }

@@ -11,10 +11,29 @@
 //! a caller that never syncs still draws right. Derived state only: never saved, compares
 //! equal to any other.
 
-use super::pattern::Vram;
+use super::pattern::{Vram, expand_row};
 
-/// Long words in VRAM: the rows cache holds one decoded row for each.
-pub(super) const LONGS: usize = 0x1_0000 / 4;
+/// Entries in the decoded rows: every pattern (2,048, or 1,024 of 8x16 in interlace mode 2),
+/// every row of it, in each of the four flips.
+pub(super) const ROWS: usize = 1 << 16;
+
+/// Where the row a cell shows lies in the decoded rows: the name-table entry's flip and
+/// pattern bits (`pccv hnnn nnnn nnnn`) above the row of the cell on screen (`row`: 0-7, or
+/// 0-15 in interlace mode 2), so that a cell is one load. The entry holds the pattern's row
+/// `row` (or, vertically flipped, its mirror row), its pixels reversed when flipped
+/// horizontally. In interlace mode 2 only ten pattern bits count (genvdp.txt).
+#[inline]
+pub(super) fn row_index(entry: u16, row: usize, interlace2: bool) -> usize {
+    if interlace2 {
+        let bits = (entry as usize & 0x3FF) | (entry as usize & 0x1800) >> 1;
+        ((bits << 4) | row) & (ROWS - 1)
+    } else {
+        // `vh` and the eleven pattern bits are the entry's low 13 bits: shifted left by 3,
+        // they fill the 16 bits of the index above the row (the palette and priority fall
+        // out of the `u16`).
+        (entry << 3) as usize | (row & 7)
+    }
+}
 
 /// The VRAM blocks of 32 bytes (a normal pattern; half an interlace mode 2 one) written since
 /// the renderer last decoded them, one bit each. Kept by the VDP core beside VRAM.
@@ -63,17 +82,20 @@ impl DirtyPatterns {
     }
 }
 
-/// One decoded row for each VRAM long word, and the VRAM version it is up to date with.
+/// The decoded rows ([`row_index`]), the layout they are in and the VRAM version they are up
+/// to date with.
 #[derive(Clone)]
 pub(super) struct PatternRows {
-    rows: Box<[u64; LONGS]>,
+    rows: Box<[u64; ROWS]>,
+    interlace2: bool,
     version: Option<u64>,
 }
 
 impl Default for PatternRows {
     fn default() -> Self {
         Self {
-            rows: vec![0; LONGS].into_boxed_slice().try_into().unwrap(),
+            rows: vec![0; ROWS].into_boxed_slice().try_into().unwrap(),
+            interlace2: false,
             version: None,
         }
     }
@@ -89,15 +111,17 @@ equal_to_any!(PatternRows);
 
 impl PatternRows {
     /// Brings the rows up to VRAM as of version `version`, decoding the blocks `dirty` marks
-    /// (all of VRAM if the rows were never decoded), and clears the marks.
-    pub fn sync(&mut self, vram: &Vram, dirty: &mut DirtyPatterns, version: u64) {
-        if self.version.is_some() && dirty.words == 0 {
+    /// (all of VRAM if the rows were never decoded or were laid out for the other interlace
+    /// mode), and clears the marks.
+    pub fn sync(&mut self, vram: &Vram, dirty: &mut DirtyPatterns, version: u64, interlace2: bool) {
+        let current = self.version.is_some() && self.interlace2 == interlace2;
+        if current && dirty.words == 0 {
             // Nothing written since the last sync (the usual line).
             self.version = Some(version);
             return;
         }
-        if self.version.is_none() {
-            self.decode_all(vram);
+        if !current {
+            self.decode_all(vram, interlace2);
             dirty.bits = [0; 32];
         } else {
             let mut words = dirty.words;
@@ -117,11 +141,11 @@ impl PatternRows {
     }
 
     /// The rows for a line whose VRAM has version `version`: decoded again in full unless
-    /// they are already up to that version.
+    /// they are already up to that version in that layout.
     #[inline]
-    pub fn current(&mut self, vram: &Vram, version: Option<u64>) -> &[u64; LONGS] {
-        if version.is_none() || self.version != version {
-            self.decode_all(vram);
+    pub fn current(&mut self, vram: &Vram, version: Option<u64>, interlace2: bool) -> &[u64; ROWS] {
+        if version.is_none() || self.version != version || self.interlace2 != interlace2 {
+            self.decode_all(vram, interlace2);
             self.version = version;
         }
         &self.rows
@@ -129,52 +153,86 @@ impl PatternRows {
 
     #[cold]
     #[inline(never)]
-    fn decode_all(&mut self, vram: &Vram) {
-        for (row, long) in self.rows.iter_mut().zip(vram.chunks_exact(4)) {
-            *row = super::pattern::expand_row(u32::from_be_bytes(long.try_into().unwrap()));
+    fn decode_all(&mut self, vram: &Vram, interlace2: bool) {
+        self.interlace2 = interlace2;
+        for block in 0..0x1_0000 / 32 {
+            self.decode_block(vram, block);
         }
     }
 
+    /// Decodes the 32 bytes of block `block` (eight pattern rows) into the four flips of each.
     #[inline]
     fn decode_block(&mut self, vram: &Vram, block: usize) {
         let bytes = &vram[block * 32..block * 32 + 32];
-        let rows = &mut self.rows[block * 8..block * 8 + 8];
-        for (row, long) in rows.iter_mut().zip(bytes.chunks_exact(4)) {
-            *row = super::pattern::expand_row(u32::from_be_bytes(long.try_into().unwrap()));
+        // The pattern and the block's first row in it; in interlace mode 2 a pattern is two
+        // blocks of eight rows.
+        let (pattern, first, last) = if self.interlace2 {
+            (block >> 1, (block & 1) * 8, 15)
+        } else {
+            (block, 0, 7)
+        };
+        for (k, long) in bytes.chunks_exact(4).enumerate() {
+            let row = expand_row(u32::from_be_bytes(long.try_into().unwrap()));
+            let r = first + k;
+            for (flips, value) in [(0u16, row), (0x0800, row.swap_bytes())] {
+                let entry = flips | pattern as u16;
+                self.rows[row_index(entry, r, self.interlace2)] = value;
+                self.rows[row_index(entry | 0x1000, last - r, self.interlace2)] = value;
+            }
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{DirtyPatterns, PatternRows};
+    use super::{DirtyPatterns, PatternRows, ROWS, row_index};
+    use crate::vdp::render::pattern::row_addr;
 
-    /// Pixel `i` of the row at `addr`, read nibble by nibble: high nibble of each byte first.
-    fn pixel(vram: &[u8], addr: usize, i: usize) -> u8 {
-        let byte = vram[addr + i / 2];
-        if i.is_multiple_of(2) {
-            byte >> 4
-        } else {
-            byte & 15
+    /// The eight pixels cell row `row` of name entry `entry` shows, read nibble by nibble
+    /// from VRAM (high nibble of each byte first; reversed by the horizontal flip).
+    fn shown(vram: &[u8], entry: u16, row: usize, interlace2: bool) -> [u8; 8] {
+        let addr = row_addr(entry & 0x7FF, row as u32, entry & 0x1000 != 0, interlace2);
+        let mut out = [0u8; 8];
+        for (i, px) in out.iter_mut().enumerate() {
+            let i = if entry & 0x0800 != 0 { 7 - i } else { i };
+            let byte = vram[addr + i / 2];
+            *px = if i.is_multiple_of(2) {
+                byte >> 4
+            } else {
+                byte & 15
+            };
+        }
+        out
+    }
+
+    fn check(rows: &[u64; ROWS], vram: &[u8], interlace2: bool, next: &mut impl FnMut() -> u32) {
+        for _ in 0..3_000 {
+            let entry = next() as u16;
+            let row = next() as usize % if interlace2 { 16 } else { 8 };
+            let got = rows[row_index(entry, row, interlace2)].to_le_bytes();
+            let want = shown(vram, entry, row, interlace2);
+            assert_eq!(got, want, "{entry:04x} {row} {interlace2}");
         }
     }
 
-    /// Random writes of every shape the VDP makes (single bytes, words, runs), marked as the
-    /// core marks them, keep every decoded row equal to VRAM read pixel by pixel; a line
-    /// given another version or none decodes everything.
+    /// Random writes of every shape the VDP makes (single bytes, runs, writes it cannot
+    /// place), marked as the core marks them, keep every decoded row equal to VRAM read
+    /// pixel by pixel, in both layouts; a line given another version or none, or the other
+    /// interlace mode, decodes everything.
     #[test]
     fn synced_rows_follow_marked_writes() {
         let mut vram = Box::new([0u8; 0x1_0000]);
         let mut rows = PatternRows::default();
         let mut dirty = DirtyPatterns::default();
         let mut x = 0x2545_F491u32;
-        let mut next = || {
+        let mut next = move || {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
             x
         };
-        for version in 0..400u64 {
+        for version in 0..300u64 {
+            let interlace2 = version / 100 == 1;
             for _ in 0..(next() % 6) {
                 let addr = next() as usize & 0xFFFF;
                 match next() % 3 {
@@ -195,18 +253,15 @@ mod tests {
                     }
                 }
             }
-            rows.sync(&vram, &mut dirty, version);
-            let decoded = rows.current(&vram, Some(version));
-            for long in (0..super::LONGS).step_by(7) {
-                for i in 0..8 {
-                    let got = (decoded[long] >> (8 * i)) as u8;
-                    assert_eq!(got, pixel(&vram[..], long * 4, i), "{long:04x} {i}");
-                }
-            }
+            rows.sync(&vram, &mut dirty, version, interlace2);
+            let decoded = rows.current(&vram, Some(version), interlace2);
+            check(decoded, &vram[..], interlace2, &mut next);
         }
-        // Unsynced writes: another version decodes all again.
-        vram[0x1234] = 0xF0;
-        let decoded = rows.current(&vram, None);
-        assert_eq!(decoded[0x1234 / 4] as u8, 0x0F);
+        // Unsynced writes: no version decodes all again.
+        for b in vram.iter_mut() {
+            *b = next() as u8;
+        }
+        let decoded = rows.current(&vram, None, false);
+        check(decoded, &vram[..], false, &mut next);
     }
 }
