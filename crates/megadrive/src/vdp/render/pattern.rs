@@ -2,10 +2,15 @@
 //!
 //! Layer pixels everywhere in the renderer are one byte: bits 0-3 the colour index, bits 4-5
 //! the palette, bit 6 the priority. A transparent pixel (colour 0) keeps its tile's priority
-//! bit, because shadow/highlight looks at tile priority, not at pixel opacity.
+//! bit, because shadow/highlight looks at tile priority, not at pixel opacity. Plane and
+//! window pixels (not sprite pixels) also carry [`OPAQUE`] in bit 7, set exactly when the
+//! colour is not 0, so that `compose` tests opacity with one mask.
 
 /// Layer-pixel priority bit.
 pub(super) const PRIORITY: u8 = 0x40;
+
+/// Plane-pixel bit: the colour is not 0 (set by the decoded rows, `pattern_rows`).
+pub(super) const OPAQUE: u8 = 0x80;
 
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
@@ -278,7 +283,10 @@ mod row_tests {
                 let attr = ((entry >> 9) & 0x70) as u8;
                 let mut dst = [0u8; 8];
                 super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
-                let want = reference(bits, hflip, attr);
+                let mut want = reference(bits, hflip, attr);
+                for px in want.iter_mut().filter(|px| **px & 0x0F != 0) {
+                    *px |= super::OPAQUE;
+                }
                 assert_eq!(dst, want, "{entry:04x} {row} {interlace2}");
             }
         }

@@ -1,5 +1,6 @@
 //! Decoded pattern rows: every VRAM long word kept as the eight layer pixels it stands for
-//! (`pattern::expand_row`), so drawing a plane cell is one load instead of a decode.
+//! (`pattern::expand_row`, with the `pattern::OPAQUE` flags), so drawing a plane cell is one
+//! load instead of a decode.
 //!
 //! Kept right by the VDP core, which marks the 32-byte blocks (one pattern row group, eight
 //! long words) its write paths touch in a [`DirtyPatterns`] (data port words, 68000 transfers,
@@ -11,7 +12,7 @@
 //! a caller that never syncs still draws right. Derived state only: never saved, compares
 //! equal to any other.
 
-use super::pattern::{Vram, expand_row};
+use super::pattern::{ONES, OPAQUE, Vram, expand_row};
 
 /// Entries in the decoded rows: every pattern (2,048, or 1,024 of 8x16 in interlace mode 2),
 /// every row of it, in each of the four flips.
@@ -173,6 +174,9 @@ impl PatternRows {
         };
         for (k, long) in bytes.chunks_exact(4).enumerate() {
             let row = expand_row(u32::from_be_bytes(long.try_into().unwrap()));
+            // `OPAQUE` on each pixel whose colour is not 0: colour + 127 reaches bit 7 then,
+            // and no byte carries into the next.
+            let row = row | ((row + 0x7F * ONES) & (OPAQUE as u64 * ONES));
             let r = first + k;
             for (flips, value) in [(0u16, row), (0x0800, row.swap_bytes())] {
                 let entry = flips | pattern as u16;
@@ -185,11 +189,12 @@ impl PatternRows {
 
 #[cfg(test)]
 mod tests {
-    use super::{DirtyPatterns, PatternRows, ROWS, row_index};
+    use super::{DirtyPatterns, OPAQUE, PatternRows, ROWS, row_index};
     use crate::vdp::render::pattern::row_addr;
 
     /// The eight pixels cell row `row` of name entry `entry` shows, read nibble by nibble
-    /// from VRAM (high nibble of each byte first; reversed by the horizontal flip).
+    /// from VRAM (high nibble of each byte first; reversed by the horizontal flip), opaque
+    /// ones flagged.
     fn shown(vram: &[u8], entry: u16, row: usize, interlace2: bool) -> [u8; 8] {
         let addr = row_addr(entry & 0x7FF, row as u32, entry & 0x1000 != 0, interlace2);
         let mut out = [0u8; 8];
@@ -201,6 +206,9 @@ mod tests {
             } else {
                 byte & 15
             };
+            if *px != 0 {
+                *px |= OPAQUE;
+            }
         }
         out
     }
