@@ -302,11 +302,12 @@ impl Vdp {
                 // The fill writes the high byte of the data word to addr ^ 1 each step
                 // (genvdp.txt; the first word was already written by the data port).
                 let data = (self.fifo.newest() >> 8) as u8;
-                // Counted once; the blocks are marked byte by byte.
                 self.vram_writes = self.vram_writes.wrapping_add(1);
+                let step = self.regs[15] as usize;
+                self.dirty_patterns
+                    .mark_steps(self.addr as usize, units as usize, step);
                 for _ in 0..units {
                     self.vram[(self.addr ^ 1) as usize] = data;
-                    self.dirty_patterns.mark(self.addr as usize);
                     self.addr = self.addr.wrapping_add(self.regs[15] as u16);
                 }
             }
@@ -340,12 +341,13 @@ impl Vdp {
     pub fn run_copy(&mut self, units: u32) {
         let mut src = self.dma.source;
         if self.code & 0x10 != 0 {
-            // Counted once; the blocks are marked byte by byte.
             self.vram_writes = self.vram_writes.wrapping_add(1);
+            let step = self.regs[15] as usize;
+            self.dirty_patterns
+                .mark_steps(self.addr as usize, units as usize, step);
             for _ in 0..units {
                 let b = self.vram[(src ^ 1) as usize];
                 self.vram[(self.addr ^ 1) as usize] = b;
-                self.dirty_patterns.mark(self.addr as usize);
                 src = src.wrapping_add(1);
                 self.addr = self.addr.wrapping_add(self.regs[15] as u16);
             }

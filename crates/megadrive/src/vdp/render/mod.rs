@@ -6,8 +6,9 @@
 //! shadow/highlight intensity); converting to RGB is a separate, swappable step ([`to_rgb888`]).
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
-//! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer (with `sprite_table`: the link list and which entries each line shows),
+//! and pattern rows, `pattern_rows` keeps the rows decoded, `planes` draws the scroll planes,
+//! `window` the window plane, `sprites` the sprite layer (with `sprite_table`: the link list
+//! and which entries each line shows),
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
 //! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
 //! what lines share (the line configuration, the sprite table's list and line index); derived
@@ -24,8 +25,9 @@
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
 //! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten;
-//! pattern rows decoded a row (4 bytes, 8 pixels) at a time through a table, one lookup per
-//! half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
+//! plane and window cells read from pattern rows kept decoded in their four flips
+//! (`pattern_rows`, one load a cell; the VDP core marks the VRAM it writes), sprite rows
+//! decoded through a table, one lookup per half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
 //! pixels per lookup (`compose`, `palette`); the caches are rebuilt only when their memory
 //! changed (the sprite index in place, when the game rewrites its table: 373 times in the
 //! bench script's first 1,200 frames). docs/performance.md has the measurements.

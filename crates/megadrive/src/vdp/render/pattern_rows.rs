@@ -76,6 +76,26 @@ impl DirtyPatterns {
         }
     }
 
+    /// `count` bytes were written from `addr` on, `step` bytes apart, the address wrapping at
+    /// 64 KiB (what a DMA fill or copy writes, each byte at its address ^ 1, which is in the
+    /// same block).
+    pub fn mark_steps(&mut self, addr: usize, count: usize, step: usize) {
+        if count == 0 {
+            return;
+        }
+        let span = (count - 1) * step + 1;
+        if step <= 32 && addr + span <= 0x1_0000 {
+            // No block between the first byte and the last is stepped over.
+            self.mark_range(addr, span);
+        } else {
+            let mut a = addr;
+            for _ in 0..count {
+                self.mark(a);
+                a = (a + step) & 0xFFFF;
+            }
+        }
+    }
+
     /// VRAM was written somewhere.
     pub fn mark_all(&mut self) {
         self.bits = [!0; 32];
@@ -243,7 +263,7 @@ mod tests {
             let interlace2 = version / 100 == 1;
             for _ in 0..(next() % 6) {
                 let addr = next() as usize & 0xFFFF;
-                match next() % 3 {
+                match next() % 4 {
                     0 => {
                         vram[addr] = next() as u8;
                         dirty.mark(addr);
@@ -254,6 +274,16 @@ mod tests {
                             *b = next() as u8;
                         }
                         dirty.mark_range(addr, len);
+                    }
+                    2 => {
+                        // A DMA fill or copy: bytes `step` apart, wrapping at 64 KiB.
+                        let (count, step) = (next() as usize % 200, next() as usize % 80);
+                        let mut a = addr;
+                        for _ in 0..count {
+                            vram[a ^ 1] = next() as u8;
+                            a = (a + step) & 0xFFFF;
+                        }
+                        dirty.mark_steps(addr, count, step);
                     }
                     _ => {
                         vram[addr] ^= 0x5A;
