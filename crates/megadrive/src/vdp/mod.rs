@@ -15,7 +15,7 @@ use crate::clock::{LINES_NTSC, LINES_PAL, MCLK_PER_LINE};
 use dma::Dma;
 use fifo::Fifo;
 use irq::IrqDelay;
-use render::{Pixel, RenderInput, Renderer};
+use render::{DirtyPatterns, Pixel, RenderInput, Renderer};
 
 /// Bytes of VRAM.
 pub const VRAM_BYTES: usize = 0x1_0000;
@@ -59,6 +59,10 @@ pub struct Vdp {
     /// caches with VRAM while this has not moved. Derived state, not saved (a state load
     /// starts a new renderer).
     pub vram_writes: u64,
+    /// The 32-byte VRAM blocks written since the renderer last decoded them (its pattern
+    /// rows), marked by the same write paths that count `vram_writes`. Derived state, not
+    /// saved (a state load starts a new renderer, which decodes all of VRAM).
+    pub dirty_patterns: DirtyPatterns,
     /// Counts writes to `cram`, as `vram_writes` does for VRAM (the renderer's colour
     /// tables); anything but the port and DMA methods that writes CRAM must call
     /// [`Vdp::cram_written`].
@@ -121,6 +125,7 @@ impl Vdp {
             regs: [0; 24],
             vram: vec![0; VRAM_BYTES],
             vram_writes: 0,
+            dirty_patterns: DirtyPatterns::default(),
             cram_writes: 0,
             cram: [0; 64],
             vsram: [0; 40],
@@ -231,9 +236,18 @@ impl Vdp {
         }
     }
 
-    /// VRAM was written other than through the ports or DMA.
+    /// VRAM was written other than through the ports or DMA (anywhere, as far as the
+    /// renderer's decoded pattern rows know).
     pub fn vram_written(&mut self) {
         self.vram_writes = self.vram_writes.wrapping_add(1);
+        self.dirty_patterns.mark_all();
+    }
+
+    /// The `len` bytes of VRAM from `addr` on were written through the ports or DMA.
+    #[inline]
+    fn vram_written_at(&mut self, addr: usize, len: usize) {
+        self.vram_writes = self.vram_writes.wrapping_add(1);
+        self.dirty_patterns.mark_range(addr, len);
     }
 
     /// CRAM was written other than through the ports or DMA.
@@ -305,6 +319,10 @@ impl Vdp {
             cram_version: Some(self.cram_writes),
         };
         let st = if self.draw {
+            if let Some(version) = vram_version {
+                self.renderer
+                    .sync_patterns(&self.regs, vram, &mut self.dirty_patterns, version);
+            }
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
             self.renderer.render_line(&input, line, self.odd_frame, out)
         } else {

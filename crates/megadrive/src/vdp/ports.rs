@@ -153,7 +153,7 @@ impl Vdp {
                 };
                 self.vram[a] = (v >> 8) as u8;
                 self.vram[a + 1] = v as u8;
-                self.vram_written();
+                self.vram_written_at(a, 2);
             }
             CODE_CRAM_WRITE => {
                 self.cram[((self.addr >> 1) & 0x3F) as usize] = value & 0x0EEE;
@@ -181,11 +181,13 @@ impl Vdp {
             return;
         };
         self.vram_writes = self.vram_writes.wrapping_add(1);
+        let dirty = &mut self.dirty_patterns;
         let step = self.regs[15] as u16;
         let mut addr = self.addr;
         if step == 2 && addr & 1 == 0 && words.len() <= (super::VRAM_BYTES - addr as usize) / 2 {
             // Consecutive byte pairs, no swap: a loop the compiler can widen.
             let a = addr as usize;
+            dirty.mark_range(a, 2 * words.len());
             for (pair, &value) in vram[a..a + 2 * words.len()].chunks_exact_mut(2).zip(words) {
                 pair.copy_from_slice(&value.to_be_bytes());
             }
@@ -201,6 +203,7 @@ impl Vdp {
                 };
                 vram[a] = (v >> 8) as u8;
                 vram[a + 1] = v as u8;
+                dirty.mark(a);
                 addr = addr.wrapping_add(step);
             }
         }
@@ -235,7 +238,7 @@ impl Vdp {
         debug_assert!(bytes.len().is_multiple_of(2) && words <= self.vram_run_room());
         let a = self.addr as usize;
         self.vram[a..a + 2 * words].copy_from_slice(&bytes[..2 * words]);
-        self.vram_written();
+        self.vram_written_at(a, 2 * words);
         self.addr = self.addr.wrapping_add(2 * words as u16);
         // The FIFO keeps the last four words: pushing only those leaves it as pushing all.
         let kept = words.min(4);
@@ -299,7 +302,10 @@ impl Vdp {
                 // The fill writes the high byte of the data word to addr ^ 1 each step
                 // (genvdp.txt; the first word was already written by the data port).
                 let data = (self.fifo.newest() >> 8) as u8;
-                self.vram_written();
+                self.vram_writes = self.vram_writes.wrapping_add(1);
+                let step = self.regs[15] as usize;
+                self.dirty_patterns
+                    .mark_steps(self.addr as usize, units as usize, step);
                 for _ in 0..units {
                     self.vram[(self.addr ^ 1) as usize] = data;
                     self.addr = self.addr.wrapping_add(self.regs[15] as u16);
@@ -335,7 +341,10 @@ impl Vdp {
     pub fn run_copy(&mut self, units: u32) {
         let mut src = self.dma.source;
         if self.code & 0x10 != 0 {
-            self.vram_written();
+            self.vram_writes = self.vram_writes.wrapping_add(1);
+            let step = self.regs[15] as usize;
+            self.dirty_patterns
+                .mark_steps(self.addr as usize, units as usize, step);
             for _ in 0..units {
                 let b = self.vram[(src ^ 1) as usize];
                 self.vram[(self.addr ^ 1) as usize] = b;

@@ -22,7 +22,7 @@
 //! per-pixel rules for every triple of layer pixels.
 
 use super::palette::Palette;
-use super::pattern::{ONES, PRIORITY};
+use super::pattern::{ONES, OPAQUE, PRIORITY};
 use super::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
 
 /// Chooses between plane A (`a`) and plane B (`b`): the CRAM index to show (0 = backdrop) and
@@ -125,33 +125,36 @@ fn opaque_bit6(x: u64) -> u64 {
     (((x & (0x0F * ONES)) + 0x0F * ONES) << 2) & (0x40 * ONES)
 }
 
-/// Widens bit 6 of each byte (the only bit set) to bits 0-6: a byte mask covering a layer
-/// pixel.
-#[inline]
-fn lane_mask(bit6: u64) -> u64 {
-    (bit6 >> 6) * 0x7F
-}
-
 /// Eight pixels without shadow/highlight, from eight layer pixels of plane A, plane B and
 /// sprites: [`planes`] and the sprite rule of [`compose`] as byte masks, one layer pixel a
 /// byte. Plane A is picked when opaque and either high or B is not opaque-and-high;
 /// otherwise B (its transparent pixel when neither is opaque); the sprite when opaque and
-/// either high or over a pick that is not opaque-and-high. Bits 0-5 of each byte are the
-/// CRAM index to show, except that a transparent pick keeps its palette bits: colour 0 of
-/// every palette stands for the backdrop (`palette::Palette`).
+/// either high or over a pick that is not opaque-and-high. Plane pixels carry their
+/// opacity in bit 7 ([`OPAQUE`]), so the flags are worked out in bit 7 of each byte, the
+/// priority bit (6) shifted up to meet them. Bits 0-5 of each byte are the CRAM index to
+/// show, except that a transparent pick keeps its palette bits: colour 0 of every palette
+/// stands for the backdrop (`palette::Palette`).
 #[inline]
 fn indices8(a: u64, b: u64, s: u64) -> u64 {
-    // Flags in bit 6 of each byte, where the priority bit of a layer pixel is.
-    let a_opaque = opaque_bit6(a);
-    let b_opaque_high = opaque_bit6(b) & b;
-    let pick_a = a_opaque & (a | !b_opaque_high);
-    let bg = b ^ ((a ^ b) & lane_mask(pick_a));
+    // Shifting left moves each byte's bit 6 to its bit 7 and its bit 7 into the next
+    // byte's bit 0, which the flag mask drops.
+    let flags = OPAQUE as u64 * ONES;
+    let b_opaque_high = b & (b << 1);
+    let pick_a = a & ((a << 1) | !b_opaque_high) & flags;
+    let bg = b ^ ((a ^ b) & lane_mask7(pick_a));
     if s == 0 {
         return bg;
     }
-    let bg_opaque_high = opaque_bit6(bg) & bg;
-    let pick_s = opaque_bit6(s) & (s | !bg_opaque_high);
-    bg ^ ((s ^ bg) & lane_mask(pick_s))
+    // The pick keeps its plane's opacity flag; sprite pixels have none.
+    let bg_opaque_high = bg & (bg << 1);
+    let pick_s = (opaque_bit6(s) << 1) & ((s << 1) | !bg_opaque_high);
+    bg ^ ((s ^ bg) & lane_mask7(pick_s))
+}
+
+/// Widens bit 7 of each byte (the only bit set) to the whole byte.
+#[inline]
+fn lane_mask7(bit7: u64) -> u64 {
+    (bit7 >> 7) * 0xFF
 }
 
 /// Eight CRAM indices (one a byte, 6 bits each, with the layer pixels' priority bit cleared)
@@ -227,10 +230,17 @@ mod table_tests {
         INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, PRIORITY, Palette, Pixel,
     };
 
+    /// A plane pixel as the decoded rows give it: `OPAQUE` set exactly when the colour is
+    /// not 0.
+    fn flagged(x: u8) -> u8 {
+        if x & 0x0F != 0 { x | super::OPAQUE } else { x }
+    }
+
     /// The eight-pixel masks choose what the per-pixel rules choose, for every triple of
-    /// 7-bit layer pixels (plane A, plane B, sprite), with different triples in the other
-    /// byte lanes so a carry or mask crossing lanes would show. A byte the masks leave with
-    /// colour 0 stands for the backdrop (index 0 of the rules), whatever its palette bits.
+    /// 7-bit layer pixels (plane A, plane B, sprite; the planes' with their opacity flag),
+    /// with different triples in the other byte lanes so a carry or mask crossing lanes
+    /// would show. A byte the masks leave with colour 0 stands for the backdrop (index 0 of
+    /// the rules), whatever its palette bits.
     #[test]
     fn eight_pixels_at_once_follow_the_rules() {
         let rule = |a: u8, b: u8, s: u8| {
@@ -255,8 +265,8 @@ mod table_tests {
                     let (mut wa, mut wb, mut ws) = (0u64, 0u64, 0u64);
                     for k in 0..8u8 {
                         let (x, y, z) = lane(k);
-                        wa |= (x as u64) << (8 * k);
-                        wb |= (y as u64) << (8 * k);
+                        wa |= (flagged(x) as u64) << (8 * k);
+                        wb |= (flagged(y) as u64) << (8 * k);
                         ws |= (z as u64) << (8 * k);
                     }
                     let got = super::indices8(wa, wb, ws).to_le_bytes();
@@ -329,15 +339,15 @@ mod table_tests {
         for a in 0..0x80u8 {
             for b in 0..0x80u8 {
                 for s in 0..0x80u8 {
-                    la.push(a);
-                    lb.push(b);
+                    la.push(flagged(a));
+                    lb.push(flagged(b));
                     ls.push(s);
                 }
             }
         }
         // One extra pixel: the per-pixel tail of the normal merge.
-        la.push(0x41);
-        lb.push(0x02);
+        la.push(0xC1);
+        lb.push(0x82);
         ls.push(0x03);
         for shadow in [false, true] {
             let mut out = vec![0; la.len()];

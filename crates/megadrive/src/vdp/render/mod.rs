@@ -6,8 +6,9 @@
 //! shadow/highlight intensity); converting to RGB is a separate, swappable step ([`to_rgb888`]).
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
-//! and pattern rows, `planes` draws the scroll planes, `window` the window plane, `sprites` the
-//! sprite layer (with `sprite_table`: the link list and which entries each line shows),
+//! and pattern rows, `pattern_rows` keeps the rows decoded, `planes` draws the scroll planes,
+//! `window` the window plane, `sprites` the sprite layer (with `sprite_table`: the link list
+//! and which entries each line shows),
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
 //! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
 //! what lines share (the line configuration, the sprite table's list and line index); derived
@@ -24,8 +25,9 @@
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
 //! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten;
-//! pattern rows decoded a row (4 bytes, 8 pixels) at a time through a table, one lookup per
-//! half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
+//! plane and window cells read from pattern rows kept decoded in their four flips
+//! (`pattern_rows`, one load a cell; the VDP core marks the VRAM it writes), sprite rows
+//! decoded through a table, one lookup per half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
 //! pixels per lookup (`compose`, `palette`); the caches are rebuilt only when their memory
 //! changed (the sprite index in place, when the game rewrites its table: 373 times in the
 //! bench script's first 1,200 frames). docs/performance.md has the measurements.
@@ -36,6 +38,7 @@ mod compose;
 mod config;
 mod palette;
 mod pattern;
+mod pattern_rows;
 mod planes;
 mod sprite_table;
 mod sprites;
@@ -45,6 +48,7 @@ mod window;
 mod tests;
 
 pub use colour::{cram_to_pixel, to_rgb565, to_rgb888};
+pub use pattern_rows::DirtyPatterns;
 
 use config::Config;
 use planes::Plane;
@@ -94,6 +98,10 @@ pub struct Renderer {
     cache: cache::Caches,
     palette: palette::Palette,
     planes: PlaneLines,
+    /// Every VRAM long word decoded as a pattern row, kept up to date by
+    /// [`Renderer::sync_patterns`] (or decoded again in full on a line whose VRAM version
+    /// it does not know).
+    rows: pattern_rows::PatternRows,
 }
 
 /// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
@@ -135,6 +143,8 @@ type LineBuf = [u8; LINE_BUF];
 struct LineCtx<'a> {
     cfg: &'a Config,
     vram: &'a pattern::Vram,
+    /// `vram` decoded as pattern rows, one a long word.
+    rows: &'a [u64; pattern_rows::ROWS],
     vsram: &'a [u16; 40],
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,
@@ -145,6 +155,22 @@ struct LineCtx<'a> {
 impl Renderer {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Brings the decoded pattern rows up to `vram` as of the caller's VRAM version
+    /// `version` ([`RenderInput::vram_version`]), decoding the 32-byte blocks `dirty` marks
+    /// as written since the last sync (all of VRAM the first time), and clears the marks.
+    /// A line drawn with that version (and registers `regs`) then reads the rows as they
+    /// are. The rows' layout follows interlace mode 2 (reg 12).
+    pub fn sync_patterns(
+        &mut self,
+        regs: &[u8; 24],
+        vram: &pattern::Vram,
+        dirty: &mut DirtyPatterns,
+        version: u64,
+    ) {
+        let interlace2 = self.cache.config(regs).interlace2;
+        self.rows.sync(vram, dirty, version, interlace2);
     }
 
     /// Renders active line `line` (0-based from the top of the active area; in interlace mode 2
@@ -174,6 +200,9 @@ impl Renderer {
         let ctx = LineCtx {
             cfg: &cfg,
             vram: input.vram,
+            rows: self
+                .rows
+                .current(input.vram, input.vram_version, cfg.interlace2),
             vsram: input.vsram,
             line: line as u32,
             odd: odd_field,

@@ -2,13 +2,20 @@
 //!
 //! Layer pixels everywhere in the renderer are one byte: bits 0-3 the colour index, bits 4-5
 //! the palette, bit 6 the priority. A transparent pixel (colour 0) keeps its tile's priority
-//! bit, because shadow/highlight looks at tile priority, not at pixel opacity.
+//! bit, because shadow/highlight looks at tile priority, not at pixel opacity. Plane and
+//! window pixels (not sprite pixels) also carry [`OPAQUE`] in bit 7, set exactly when the
+//! colour is not 0, so that `compose` tests opacity with one mask.
 
 /// Layer-pixel priority bit.
 pub(super) const PRIORITY: u8 = 0x40;
 
+/// Plane-pixel bit: the colour is not 0 (set by the decoded rows, `pattern_rows`).
+pub(super) const OPAQUE: u8 = 0x80;
+
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
+
+use super::pattern_rows::{ROWS, row_index};
 
 /// Reads a big-endian word (VRAM is byte-addressed in the VDP's order).
 #[inline]
@@ -26,9 +33,9 @@ pub(super) fn vram_long(vram: &Vram, addr: usize) -> u32 {
 
 /// The 8 pixels of a pattern row, pixel `i` (left to right without flip: pixel 0 is the high
 /// nibble of the first byte) in byte `i` of the little-endian result. The bit-spreading
-/// form [`decode_row`]'s table is tested against.
-#[cfg(test)]
-fn expand_row(bits: u32) -> u64 {
+/// form [`decode_row`]'s table is tested against, and what `pattern_rows` keeps.
+#[inline]
+pub(super) fn expand_row(bits: u32) -> u64 {
     // The row's bytes, first byte lowest, one to each 16-bit lane; then each lane's high
     // nibble (the left pixel) to its low byte and the low nibble to its high byte.
     let x = bits.swap_bytes() as u64;
@@ -37,8 +44,8 @@ fn expand_row(bits: u32) -> u64 {
     ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
 }
 
-/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the vertical flip
-/// `v` is applied through [`CellRow`]'s offsets).
+/// A name-table entry (genvdp.txt "Name table"): `pccv hnnn nnnn nnnn` (the flips and the
+/// pattern index pick the decoded row, `pattern_rows::row_index`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NameEntry(pub u16);
 
@@ -47,15 +54,6 @@ impl NameEntry {
     #[inline]
     pub const fn attr(self) -> u8 {
         ((self.0 >> 9) & 0x70) as u8
-    }
-    #[inline]
-    pub fn hflip(self) -> bool {
-        self.0 & 0x0800 != 0
-    }
-    /// Pattern index (11 bits).
-    #[inline]
-    pub fn pattern(self) -> u16 {
-        self.0 & 0x07FF
     }
 }
 
@@ -74,27 +72,23 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
     }
 }
 
-/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), worked out once for
-/// a run of cells: [`row_addr`] with the per-line parts precomputed.
+/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), as drawn from the
+/// decoded rows (`pattern_rows`) for a run of cells.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CellRow {
-    /// The pattern size in bytes (32, or 64 in interlace mode 2): a multiply, not a shift by
-    /// a variable count, which x86-64 without BMI2 can only do through CL.
-    size: usize,
-    mask: usize,
-    /// The row's byte offset in a pattern, indexed by the entry's vertical flip bit.
-    offsets: [usize; 2],
+    row: usize,
+    interlace2: bool,
 }
 
 /// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
-/// pixels of a row, indexed by the entry's top four bits (`pccv`).
-static ENTRY_ATTR: [u64; 16] = entry_attr_table();
+/// pixels of a row, indexed by the entry's top three bits (`pcc`).
+static ENTRY_ATTR: [u64; 8] = entry_attr_table();
 
-const fn entry_attr_table() -> [u64; 16] {
-    let mut t = [0u64; 16];
+const fn entry_attr_table() -> [u64; 8] {
+    let mut t = [0u64; 8];
     let mut top = 0;
-    while top < 16 {
-        t[top] = NameEntry((top as u16) << 12).attr() as u64 * ONES;
+    while top < 8 {
+        t[top] = NameEntry((top as u16) << 13).attr() as u64 * ONES;
         top += 1;
     }
     t
@@ -102,24 +96,19 @@ const fn entry_attr_table() -> [u64; 16] {
 
 impl CellRow {
     pub fn new(row: u32, interlace2: bool) -> Self {
-        let (size, mask, last) = if interlace2 {
-            (64, 0x3FF, 15)
-        } else {
-            (32, 0x7FF, 7)
-        };
         CellRow {
-            size,
-            mask,
-            offsets: [(row as usize) << 2, ((last - row) as usize) << 2],
+            row: row as usize,
+            interlace2,
         }
     }
 
-    /// Draws the cell row of name-table entry `entry` into `dst[..8]` ([`draw_row`]).
+    /// Draws the cell row of name-table entry `entry` into `dst[..8]` from the decoded rows
+    /// (`pattern_rows`: flips already applied), left to right as on screen, with the entry's
+    /// palette and priority bits in every pixel.
     #[inline]
-    pub fn draw(&self, vram: &Vram, entry: NameEntry, dst: &mut [u8]) {
-        let top = (entry.0 >> 12) as usize;
-        let addr = ((entry.pattern() as usize & self.mask) * self.size) | self.offsets[top & 1];
-        draw_row(vram, addr, entry.hflip(), ENTRY_ATTR[top], dst);
+    pub fn draw(&self, rows: &[u64; ROWS], entry: NameEntry, dst: &mut [u8]) {
+        let row = rows[row_index(entry.0, self.row, self.interlace2)];
+        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[(entry.0 >> 13) as usize]).to_le_bytes());
     }
 }
 
@@ -151,17 +140,7 @@ fn decode_row(vram: &Vram, addr: usize) -> u64 {
     ROW_HALVES[bytes as usize & 0xFFFF] as u64 | (ROW_HALVES[(bytes >> 16) as usize] as u64) << 32
 }
 
-/// Decodes the 8 pixels of the pattern row at `addr` into `dst[..8]`, left to right as they
-/// appear on screen, OR-ing `attr` (palette and priority bits, the same in each byte) into
-/// them. Pixel 0 is the high nibble of the first byte; horizontal flip reverses the order.
-#[inline]
-fn draw_row(vram: &Vram, addr: usize, hflip: bool, attr: u64, dst: &mut [u8]) {
-    let row = decode_row(vram, addr);
-    let row = if hflip { row.swap_bytes() } else { row };
-    dst[..8].copy_from_slice(&(row | attr).to_le_bytes());
-}
-
-/// Like [`draw_row`] for sprites: only opaque pixels are written, and only where no earlier
+/// A pattern row like [`CellRow::draw`], for sprites: only opaque pixels are written, and only where no earlier
 /// (higher-priority) sprite already left an opaque pixel. Returns whether an opaque pixel
 /// landed on another sprite's opaque pixel (the collision flag).
 #[inline]
@@ -275,21 +254,40 @@ mod row_tests {
         }
     }
 
+    /// A cell row drawn from the decoded rows: every pattern index bit, row, flip and
+    /// attribute, against the row read nibble by nibble from VRAM.
     #[test]
-    fn draw_row_decodes_like_the_reference() {
+    fn cell_rows_draw_like_the_reference() {
         let mut vram = Box::new([0u8; 0x1_0000]);
         let mut x = 0x1234_5678u32;
-        for _ in 0..20_000 {
+        let mut next = || {
             // xorshift32
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            vram[0x100..0x104].copy_from_slice(&x.to_be_bytes());
-            let attr = (x >> 8) as u8 & 0x70;
-            for hflip in [false, true] {
+            x
+        };
+        for b in vram.iter_mut() {
+            *b = next() as u8;
+        }
+        for interlace2 in [false, true] {
+            let mut rows = super::super::pattern_rows::PatternRows::default();
+            let rows = rows.current(&vram, None, interlace2);
+            for _ in 0..20_000 {
+                let entry = next() as u16;
+                let row = next() % if interlace2 { 16 } else { 8 };
+                let (pattern, vflip, hflip) =
+                    (entry & 0x7FF, entry & 0x1000 != 0, entry & 0x800 != 0);
+                let addr = super::row_addr(pattern, row, vflip, interlace2);
+                let bits = u32::from_be_bytes(vram[addr..addr + 4].try_into().unwrap());
+                let attr = ((entry >> 9) & 0x70) as u8;
                 let mut dst = [0u8; 8];
-                super::draw_row(&vram, 0x100, hflip, attr as u64 * super::ONES, &mut dst);
-                assert_eq!(dst, reference(x, hflip, attr), "{x:08x} {hflip}");
+                super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
+                let mut want = reference(bits, hflip, attr);
+                for px in want.iter_mut().filter(|px| **px & 0x0F != 0) {
+                    *px |= super::OPAQUE;
+                }
+                assert_eq!(dst, want, "{entry:04x} {row} {interlace2}");
             }
         }
     }

@@ -117,14 +117,14 @@ pub(super) fn draw_plane(
     let fetch = CellRow::new(cell_row, cfg.interlace2);
     let mut col = (first as u32).wrapping_sub(coarse).wrapping_mul(2);
     let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
-    let (vram, col_mask) = (ctx.vram, geometry.col_mask);
+    let (vram, rows, col_mask) = (ctx.vram, ctx.rows, geometry.col_mask);
     for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
         // A column's two entries in one read: `col` is even and the width mask odd, so they
         // never wrap apart, and the row base is a multiple of 64 bytes.
         let entries = vram_long(vram, row_base + ((col & col_mask) << 1) as usize);
         let (left, right) = dst.split_at_mut(8);
-        fetch.draw(vram, NameEntry((entries >> 16) as u16), left);
-        fetch.draw(vram, NameEntry(entries as u16), right);
+        fetch.draw(rows, NameEntry((entries >> 16) as u16), left);
+        fetch.draw(rows, NameEntry(entries as u16), right);
         col = col.wrapping_add(2);
     }
 }
@@ -155,6 +155,6 @@ fn draw_column(ctx: &LineCtx<'_>, plane: Plane, pair: u32, vscroll: u32, dst: &m
         geometry.entry_addr(plane.base(cfg), row, pair.wrapping_mul(2)),
     );
     let (left, right) = dst[..16].split_at_mut(8);
-    fetch.draw(ctx.vram, NameEntry((entries >> 16) as u16), left);
-    fetch.draw(ctx.vram, NameEntry(entries as u16), right);
+    fetch.draw(ctx.rows, NameEntry((entries >> 16) as u16), left);
+    fetch.draw(ctx.rows, NameEntry(entries as u16), right);
 }

@@ -1123,3 +1123,49 @@ fn writes_through_the_ports_and_dma_are_seen_on_the_next_line() {
     let line = line0(&mut v);
     assert_eq!((line[60], line[70]), (BACKDROP, 0x0C7));
 }
+
+/// Pattern bytes written through each VRAM path of the VDP show in the planes on the next
+/// line: the decoded pattern rows follow the blocks the write paths mark.
+#[test]
+fn pattern_writes_through_every_path_show_on_the_next_line() {
+    use crate::vdp::ports::PortEffect;
+    let mut v = port_vdp();
+    // Every plane entry is 0: pattern 0's row 0 is pixels 0-7 of line 0.
+    assert_eq!(line0(&mut v)[..8], [BACKDROP; 8]);
+    let colours = |line: &[Pixel]| line[..8].to_vec();
+    // The data port: bytes 0-1, pixels 0-3.
+    command(&mut v, 0x01, 0);
+    v.write_data(0x2222, 0, false);
+    let b = BACKDROP;
+    let (c2, c4, c5, c6, c7, c8) = (px(0, 2), px(0, 4), px(0, 5), px(0, 6), px(0, 7), px(0, 8));
+    assert_eq!(colours(&line0(&mut v)), [c2, c2, c2, c2, b, b, b, b]);
+    // A VRAM fill writes the data word's high byte at the address ^ 1: byte 2, pixels 4-5.
+    command(&mut v, 0x01, 3);
+    v.fifo.push(0x4400);
+    v.run_fill(1);
+    assert_eq!(colours(&line0(&mut v)), [c2, c2, c2, c2, c4, c4, b, b]);
+    // A VRAM copy reads the source ^ 1 and writes the address ^ 1: $9001 to byte 0.
+    v.vram[0x9001] = 0x55;
+    v.regs[15] = 1;
+    v.regs[19] = 1;
+    v.regs[20] = 0;
+    v.regs[21] = 0x00;
+    v.regs[22] = 0x90;
+    v.regs[23] = 0xC0;
+    assert_eq!(command(&mut v, 0x30, 1), PortEffect::StartDma);
+    v.run_copy(1);
+    assert_eq!(colours(&line0(&mut v)), [c5, c5, c2, c2, c4, c4, b, b]);
+    // A bus DMA's runs: words through `write_targets` (bytes 2-3), then bytes as they are
+    // (bytes 0-1).
+    v.regs[15] = 2;
+    command(&mut v, 0x01, 2);
+    v.write_targets(&[0x6666]);
+    assert_eq!(colours(&line0(&mut v)), [c5, c5, c2, c2, c6, c6, c6, c6]);
+    command(&mut v, 0x01, 0);
+    v.write_vram_bytes(&[0x77, 0x77]);
+    assert_eq!(colours(&line0(&mut v)), [c7, c7, c7, c7, c6, c6, c6, c6]);
+    // Written from outside, then announced.
+    v.vram[3] = 0x88;
+    v.vram_written();
+    assert_eq!(colours(&line0(&mut v)), [c7, c7, c7, c7, c6, c6, c8, c8]);
+}

@@ -61,7 +61,7 @@ pub(super) fn draw_window(ctx: &LineCtx<'_>, first: usize, end: usize, buf: &mut
         // A column's two entries in one read (the row base is a multiple of 64 bytes).
         let entries = vram_long(ctx.vram, row_base + 4 * column);
         let (left, right) = dst.split_at_mut(8);
-        fetch.draw(ctx.vram, NameEntry((entries >> 16) as u16), left);
-        fetch.draw(ctx.vram, NameEntry(entries as u16), right);
+        fetch.draw(ctx.rows, NameEntry((entries >> 16) as u16), left);
+        fetch.draw(ctx.rows, NameEntry(entries as u16), right);
     }
 }
