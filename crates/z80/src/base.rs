@@ -30,7 +30,7 @@ impl Z80 {
     /// Execute an opcode whose M1 fetch (and any DD/FD prefix fetch) is already done. `q` is
     /// the Q latch as the instruction started (the step has cleared `regs.q`).
     ///
-    /// One 256-way jump straight into a body made for that opcode ([`Z80::exec_op`] with the
+    /// One 256-way jump straight into a body made for that opcode (`exec_op` with the
     /// opcode a constant), so the register, condition and ALU selectors the opcode's bits
     /// encode are resolved at compile time instead of by further jumps at run time (and rustc
     /// lowers a match on constants only to one jump table, where the range patterns of the
