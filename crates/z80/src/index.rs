@@ -114,28 +114,58 @@ impl Z80 {
     pub(crate) fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, prefix: u8, q: u8) {
         let op = self.fetch_opcode(bus);
         match op {
-            // ALU A,(I+d)
-            0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
-                let addr = self.indexed_operand(bus, prefix);
-                let v = self.read(bus, addr);
-                self.alu_op(op, v);
-            }
-            // LD r,(I+d): r is the real H or L.
-            0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
-                let addr = self.indexed_operand(bus, prefix);
-                let v = self.read(bus, addr);
-                self.set_reg8::<HL>(op >> 3, v);
-            }
-            // LD (I+d),r (0x76 is HALT).
-            0x70..=0x75 | 0x77 => {
-                let addr = self.indexed_operand(bus, prefix);
-                self.write(bus, addr, self.reg8::<HL>(op));
-            }
+            // ALU A,(I+d), LD r,(I+d) (r the real H or L) and LD (I+d),r (0x76 is HALT):
+            // one arm per opcode, so the register and the operation fold at compile time.
+            0x86 => self.alu_indexed::<0x86, B>(bus, prefix),
+            0x8E => self.alu_indexed::<0x8E, B>(bus, prefix),
+            0x96 => self.alu_indexed::<0x96, B>(bus, prefix),
+            0x9E => self.alu_indexed::<0x9E, B>(bus, prefix),
+            0xA6 => self.alu_indexed::<0xA6, B>(bus, prefix),
+            0xAE => self.alu_indexed::<0xAE, B>(bus, prefix),
+            0xB6 => self.alu_indexed::<0xB6, B>(bus, prefix),
+            0xBE => self.alu_indexed::<0xBE, B>(bus, prefix),
+            0x46 => self.load_indexed::<0x46, B>(bus, prefix),
+            0x4E => self.load_indexed::<0x4E, B>(bus, prefix),
+            0x56 => self.load_indexed::<0x56, B>(bus, prefix),
+            0x5E => self.load_indexed::<0x5E, B>(bus, prefix),
+            0x66 => self.load_indexed::<0x66, B>(bus, prefix),
+            0x6E => self.load_indexed::<0x6E, B>(bus, prefix),
+            0x7E => self.load_indexed::<0x7E, B>(bus, prefix),
+            0x70 => self.store_indexed::<0x70, B>(bus, prefix),
+            0x71 => self.store_indexed::<0x71, B>(bus, prefix),
+            0x72 => self.store_indexed::<0x72, B>(bus, prefix),
+            0x73 => self.store_indexed::<0x73, B>(bus, prefix),
+            0x74 => self.store_indexed::<0x74, B>(bus, prefix),
+            0x75 => self.store_indexed::<0x75, B>(bus, prefix),
+            0x77 => self.store_indexed::<0x77, B>(bus, prefix),
             // DDCB/FDCB: bit operations on (I+d).
             0xCB if prefix == 0xDD => self.exec_index_cb::<IX, B>(bus),
             0xCB => self.exec_index_cb::<IY, B>(bus),
             _ => self.exec_prefixed_rest(bus, prefix, op, q),
         }
+    }
+
+    /// ALU A,(I+d) of opcode `OP`.
+    #[inline(always)]
+    fn alu_indexed<const OP: u8, B: Bus>(&mut self, bus: &mut B, prefix: u8) {
+        let addr = self.indexed_operand(bus, prefix);
+        let v = self.read(bus, addr);
+        self.alu_op(OP, v);
+    }
+
+    /// LD r,(I+d) of opcode `OP`.
+    #[inline(always)]
+    fn load_indexed<const OP: u8, B: Bus>(&mut self, bus: &mut B, prefix: u8) {
+        let addr = self.indexed_operand(bus, prefix);
+        let v = self.read(bus, addr);
+        self.set_reg8::<HL>(OP >> 3, v);
+    }
+
+    /// LD (I+d),r of opcode `OP`.
+    #[inline(always)]
+    fn store_indexed<const OP: u8, B: Bus>(&mut self, bus: &mut B, prefix: u8) {
+        let addr = self.indexed_operand(bus, prefix);
+        self.write(bus, addr, self.reg8::<HL>(OP));
     }
 
     /// The address `(IX+d)` or `(IY+d)` for the prefix: the displacement byte, then 5
