@@ -1054,6 +1054,17 @@ fn port_vdp() -> crate::vdp::Vdp {
     v
 }
 
+/// Sets up a VRAM copy (genvdp.txt "DMA": reg 23 = $C0, the source in regs 21-22, the length
+/// in regs 19-20, the address step in reg 15 = 1), started by the next command with CD5 set.
+fn set_vram_copy(v: &mut crate::vdp::Vdp, len: u16, source: u16) {
+    v.regs[15] = 1;
+    v.regs[19] = len as u8;
+    v.regs[20] = (len >> 8) as u8;
+    v.regs[21] = source as u8;
+    v.regs[22] = (source >> 8) as u8;
+    v.regs[23] = 0xC0;
+}
+
 fn command(v: &mut crate::vdp::Vdp, code: u16, addr: usize) -> crate::vdp::ports::PortEffect {
     v.write_control(((code & 3) << 14) | (addr as u16 & 0x3FFF), 0);
     v.write_control(((code & 0x3C) << 2) | (addr >> 14) as u16, 0)
@@ -1084,12 +1095,7 @@ fn writes_through_the_ports_and_dma_are_seen_on_the_next_line() {
     // A VRAM copy (genvdp.txt "DMA": CD5 with reg 23 = $C0, bytes from the source in regs
     // 21-22) brings in the entry kept at $9000: x = 50.
     v.vram[0x9000..0x9008].copy_from_slice(&[0, 128, 0, 0, 0, 1, 0, 128 + 50]);
-    v.regs[15] = 1;
-    v.regs[19] = 8;
-    v.regs[20] = 0;
-    v.regs[21] = 0x00;
-    v.regs[22] = 0x90;
-    v.regs[23] = 0xC0;
+    set_vram_copy(&mut v, 8, 0x9000);
     assert_eq!(
         command(&mut v, 0x30, SAT),
         crate::vdp::ports::PortEffect::StartDma
@@ -1146,12 +1152,7 @@ fn pattern_writes_through_every_path_show_on_the_next_line() {
     assert_eq!(colours(&line0(&mut v)), [c2, c2, c2, c2, c4, c4, b, b]);
     // A VRAM copy reads the source ^ 1 and writes the address ^ 1: $9001 to byte 0.
     v.vram[0x9001] = 0x55;
-    v.regs[15] = 1;
-    v.regs[19] = 1;
-    v.regs[20] = 0;
-    v.regs[21] = 0x00;
-    v.regs[22] = 0x90;
-    v.regs[23] = 0xC0;
+    set_vram_copy(&mut v, 1, 0x9000);
     assert_eq!(command(&mut v, 0x30, 1), PortEffect::StartDma);
     v.run_copy(1);
     assert_eq!(colours(&line0(&mut v)), [c5, c5, c2, c2, c4, c4, b, b]);
