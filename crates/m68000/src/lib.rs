@@ -27,7 +27,9 @@ mod ops_misc;
 mod ops_move;
 mod ops_shift;
 mod scan;
+mod table_fill;
 pub mod timing;
+mod window_copy;
 
 pub use boundaries::{Boundary, BoundaryControl, BoundaryExit, Step};
 pub use cpu::{Cpu, RunState};
@@ -80,6 +82,11 @@ pub trait Bus {
     /// run a fill loop's passes in closed form ([`Cpu::skip_loop_passes`]).
     #[inline]
     fn poke_word(&mut self, _addr: u32, _value: u16) -> bool {
+        false
+    }
+    /// [`Bus::poke_word`] for one byte at any `addr` (a window copy loop's stores).
+    #[inline]
+    fn poke_byte(&mut self, _addr: u32, _value: u8) -> bool {
         false
     }
     /// Extra clocks (DTACK held off) for the bus cycle that was just made.

@@ -1,8 +1,9 @@
 //! Loops the core runs in closed form at a host's boundary: the passes of a few generic
 //! `dbf` loop shapes (decoded, never matched against known code) whose every bus cycle the
 //! host vouches is unobservable but for its effect on memory the loop owns: scan loops
-//! (`scan.rs`), fill loops (`fill.rs`), nybble-packing loops (`nybbles.rs`) and `dbf Dm,*`
-//! delay loops (below).
+//! (`scan.rs`), fill loops (`fill.rs`), table fills (`table_fill.rs`), window copies
+//! (`window_copy.rs`), nybble-packing loops (`nybbles.rs`) and `dbf Dm,*` delay loops
+//! (below).
 //!
 //! The host gives the CPU clock at which its next boundary must look (an interrupt level,
 //! a target, a refresh stall): a pass is skipped only if every boundary in it comes before
@@ -15,7 +16,7 @@ use crate::cpu::Cpu;
 
 /// One bit per opcode that may start a loop of these shapes: MOVE.B (An)/d16(An),Dn and
 /// TST.B (An)/d16(An) (scans), MOVE.W/L Dn,(An)+ (fills), DBF (delays), LSL.L #n,Dn
-/// (nybbles).
+/// (nybbles), MOVE.B (An)+,Dn (table fills), MOVE.B d8(An,Xi),Dn (window copies).
 static LOOP_START: [u64; 1024] = loop_starts();
 
 const fn loop_starts() -> [u64; 1024] {
@@ -33,6 +34,8 @@ const fn loop_starts() -> [u64; 1024] {
             0x4A28 | (r & 7) as usize,
             0x51C8 | (r & 7) as usize,
             0xE188 | regs,
+            0x1018 | regs,
+            0x1030 | regs,
         ];
         let mut i = 0;
         while i < ops.len() {
@@ -73,6 +76,10 @@ impl Cpu {
             self.skip_delay_passes(bus, deadline)
         } else if self.ird & 0xF1F8 == 0xE188 {
             self.skip_nybble_passes(bus, deadline)
+        } else if self.ird & 0xF1F8 == 0x1018 {
+            self.skip_table_fill_passes(bus, deadline)
+        } else if self.ird & 0xF1F8 == 0x1030 {
+            self.skip_window_copy_passes(bus, deadline)
         } else {
             self.skip_scan_passes(bus, deadline)
         }

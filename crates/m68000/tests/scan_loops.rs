@@ -4,7 +4,8 @@
 //! SingleStepTests vectors verify one by one. The loops are assembled by hand (GNU as
 //! `-m68000` gave the words) in the three shapes the decoder takes: `bne.w` from d16(An),
 //! `beq.s` over a body from (An), and TST with a negative step; fills of words and longs and
-//! `dbf Dm,*` delays and nybble packing the same way.
+//! `dbf Dm,*` delays, nybble packing, table fills and
+//! window copies the same way.
 
 use m68000::{Bus, Cpu, FunctionCode};
 
@@ -59,6 +60,13 @@ impl Bus for Machine {
         self.mem[addr as usize..addr as usize + 2].copy_from_slice(&value.to_be_bytes());
         true
     }
+    fn poke_byte(&mut self, addr: u32, value: u8) -> bool {
+        if addr < RAM || addr == 0xFF_F001 {
+            return false;
+        }
+        self.mem[addr as usize] = value;
+        true
+    }
 }
 
 /// Runs from reset until the instruction at `exit`, skipping scan passes (deadline
@@ -71,7 +79,7 @@ fn run(
     exit: u32,
     deadline: u64,
     skip: bool,
-) -> (Option<Cpu>, Cpu, u32) {
+) -> (Option<Cpu>, Cpu, u32, Vec<u8>) {
     let mut bus = Machine::new(origin, program);
     let mut cpu = Cpu::new();
     cpu.reset(&mut bus);
@@ -84,7 +92,7 @@ fn run(
             at_deadline = Some(cpu.clone());
         }
         if cpu.instruction_pc() == exit {
-            return (at_deadline, cpu, skips);
+            return (at_deadline, cpu, skips, bus.mem[RAM as usize..].to_vec());
         }
         let from = cpu.instruction_pc();
         cpu.step(&mut bus);
@@ -102,6 +110,10 @@ fn check(origin: u32, program: &[u16], setup: &dyn Fn(&mut Cpu, &mut Machine), e
         let skipping = run(origin, program, setup, exit, deadline, true);
         assert_eq!(stepped.0, skipping.0, "at deadline {deadline}");
         assert_eq!(stepped.1, skipping.1, "at the exit, deadline {deadline}");
+        assert!(
+            stepped.3 == skipping.3,
+            "memory differs, deadline {deadline}"
+        );
         skipped += skipping.2;
     }
     skipped
@@ -262,5 +274,92 @@ fn nybble_packing() {
             d3 & 0xFFFF == 1 || skipped > 0,
             "nothing skipped for {d3:#x}"
         );
+    }
+}
+
+#[test]
+fn table_fills() {
+    // L: move.b (a2)+,d0 / ext.w d0 / add.w d3,d0 / move.l d0,(a1)+ / dbf d4,L / nop, and
+    // L: move.b (a5)+,d6 / ext.w d6 / add.w d6,d6 / move.l d6,(a0)+ / dbf d1,L / nop
+    let table: Vec<u8> = (0..200u32).map(|i| (i * 37 + 0x75) as u8).collect();
+    for (program, dx, dy, an_src, an_dst, dm) in [
+        (
+            [0x101Au16, 0x4880, 0xD043, 0x22C0, 0x51CC, 0xFFF6, 0x4E71],
+            0,
+            3,
+            2,
+            1,
+            4,
+        ),
+        (
+            [0x1C1D, 0x4886, 0xDC46, 0x20C6, 0x51C9, 0xFFF6, 0x4E71],
+            6,
+            6,
+            5,
+            0,
+            1,
+        ),
+    ] {
+        for (base, count, dst) in [
+            (0x0000_8000u32, 0x0000_0050u32, RAM + 0x100),
+            (0x1234_0001, 0xFFFF_0000, RAM + 0x100),
+            (0xFFFF_FF90, 0x7777_0002, RAM + 0x200),
+            (0x0000_FF00, 0x0000_0060, RAM + 0xEF80),
+            // A carry (X) out of the pass before the deadline of 1,000 clocks.
+            (0x0000_FFF0, 0x0000_0050, RAM + 0x300),
+        ] {
+            let table = table.clone();
+            let setup = move |cpu: &mut Cpu, bus: &mut Machine| {
+                bus.mem[0x4000..0x4000 + table.len()].copy_from_slice(&table);
+                cpu.regs[8 + an_src] = 0x4000;
+                cpu.regs[8 + an_dst] = dst | 0xFF00_0000;
+                cpu.regs[dx] = 0xA5A5_5A5A;
+                if dy != dx {
+                    cpu.regs[dy] = base;
+                }
+                cpu.regs[dm] = count;
+            };
+            let skipped = check(0x1000, &program, &setup, 0x100C);
+            assert!(count & 0xFFFF < 2 || skipped > 0, "nothing skipped");
+        }
+    }
+}
+
+#[test]
+fn window_copies() {
+    // L: move.b 0(a1,d2.w),d0 / move.b d0,(a1)+ / dbf d3,L / nop (overlapping: the source
+    // runs d2 bytes behind the output), and
+    // L: move.b -3(a4,a2.l),d5 / move.b d5,(a3)+ / dbf d1,L / nop (from ROM)
+    let program_a = [0x1031u16, 0x2000, 0x12C0, 0x51CB, 0xFFF8, 0x4E71];
+    let program_b = [0x1A34u16, 0xA8FD, 0x16C5, 0x51C9, 0xFFF8, 0x4E71];
+    for (behind, count, out) in [
+        (0xFFFFu32, 0x40u32, RAM + 0x100),
+        (0x1234_FFFD, 0x0000_0051, RAM + 0x101),
+        (0xFFF0, 0xABCD_0002, RAM + 0x200),
+        (0xFF80, 0x0000_0090, RAM + 0xEFC0),
+    ] {
+        let setup = move |cpu: &mut Cpu, bus: &mut Machine| {
+            for i in 0..0x80u32 {
+                bus.mem[(out - 0x80 + i) as usize] = (i * 29 + 0x61) as u8;
+            }
+            cpu.regs[9] = out | 0xFF00_0000;
+            cpu.regs[2] = behind;
+            cpu.regs[3] = count;
+            cpu.regs[0] = 0x5A5A_5A5A;
+            cpu.sr |= 0x1F;
+        };
+        let skipped = check(0x1000, &program_a, &setup, 0x100A);
+        assert!(count & 0xFFFF < 2 || skipped > 0, "nothing skipped");
+        let setup = move |cpu: &mut Cpu, bus: &mut Machine| {
+            for i in 0..0x200u32 {
+                bus.mem[0x4000 + i as usize] = (i * 13 + 0x80) as u8;
+            }
+            cpu.regs[12] = 0x4003;
+            cpu.regs[10] = behind & 0xFF;
+            cpu.regs[11] = out;
+            cpu.regs[1] = count;
+        };
+        let skipped = check(0x1000, &program_b, &setup, 0x100A);
+        assert!(count & 0xFFFF < 2 || skipped > 0, "nothing skipped");
     }
 }

@@ -1280,6 +1280,16 @@ impl m68000::Bus for Bus {
         self.sys.ram[a as usize..a as usize + 2].copy_from_slice(&value.to_be_bytes());
         true
     }
+    #[inline(always)]
+    fn poke_byte(&mut self, addr: u32, value: u8) -> bool {
+        let a = addr & 0xFFFF;
+        if addr < 0xE0_0000 || self.sys.ram_watched(a, 1) {
+            return false;
+        }
+        self.sys.touched = true;
+        self.sys.ram[a as usize] = value;
+        true
+    }
     // Always inline: ROM and work RAM are a test and an index, less than the call. The
     // access's own clock is kept for the hardware profile's port timing (`access_time`).
     #[inline(always)]
