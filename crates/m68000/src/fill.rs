@@ -57,8 +57,7 @@ impl Cpu {
             return false;
         }
         self.regs[8 + an] = a;
-        let d = self.regs[dm];
-        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.count_down(dm, passes as u16);
         let (negative, zero) = if long {
             (value & 0x8000_0000 != 0, value == 0)
         } else {

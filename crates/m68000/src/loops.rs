@@ -100,8 +100,15 @@ impl Cpu {
         if passes == 0 {
             return false;
         }
-        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.count_down(dm, passes as u16);
         self.cycles += passes * 10;
         true
+    }
+
+    /// DBF's counter after `passes` taken branches: its low word less that many, the high
+    /// word kept (DBcc counts in the low word only).
+    pub(crate) fn count_down(&mut self, dm: usize, passes: u16) {
+        let d = self.regs[dm];
+        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes) as u32;
     }
 }

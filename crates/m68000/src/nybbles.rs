@@ -88,8 +88,7 @@ impl Cpu {
         let last = count.wrapping_sub(limit as u16 - 1);
         let result = last.wrapping_sub(1);
         self.regs[z] = (self.regs[z] & 0xFFFF_0000) | result as u32;
-        let d = self.regs[m];
-        self.regs[m] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(limit as u16) as u32;
+        self.count_down(m, limit as u16);
         // The flags of the last SUBQ: Z clear (the result is not 0), borrow from 0.
         let mut ccr = 0;
         if result & 0x8000 != 0 {

@@ -67,8 +67,7 @@ impl Cpu {
             return false;
         }
         self.regs[8 + scan.an] = an;
-        let d = self.regs[scan.dm];
-        self.regs[scan.dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.count_down(scan.dm, passes as u16);
         if let Some(dk) = scan.dk {
             self.regs[dk] &= 0xFFFF_FF00;
         }

@@ -106,8 +106,7 @@ impl Cpu {
         self.regs[8 + ay] = src;
         self.regs[8 + az] = dst;
         self.regs[dx] = value;
-        let d = self.regs[dm];
-        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.count_down(dm, passes as u16);
         let mut ccr = 0;
         if carry {
             ccr |= X;

@@ -79,8 +79,7 @@ impl Cpu {
         if passes == 0 {
             return false;
         }
-        let d = self.regs[dm];
-        self.regs[dm] = (d & 0xFFFF_0000) | (d as u16).wrapping_sub(passes as u16) as u32;
+        self.count_down(dm, passes as u16);
         let mut ccr = 0;
         if byte & 0x80 != 0 {
             ccr |= N;
