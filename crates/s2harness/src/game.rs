@@ -216,6 +216,43 @@ pub struct Game {
     pub boot_frames: u64,
 }
 
+/// A run part-way: the machine after `frames`, and what the next frame's checks need.
+#[derive(Clone)]
+struct Running {
+    m: Machine,
+    initial: [i32; FIELD_COUNT],
+    frames: Vec<TraceFrame>,
+    prev_held: u8,
+    counters: (u16, u16),
+}
+
+/// Where a run stood after its first frames, for a later run to go on from: one whose stage,
+/// block, Sonic's place and facing (all the start state depends on) and input up to there are
+/// the same. The machine is deterministic, so that run's first frames would be these bits
+/// again ([`Game::run_shared`]).
+pub struct Checkpoint(Shared);
+
+impl Checkpoint {
+    fn stopped(initial: &[i32; FIELD_COUNT], frames: &[TraceFrame], stop: Stop) -> Checkpoint {
+        Checkpoint(Shared::Stopped {
+            initial: *initial,
+            frames: frames.to_vec(),
+            stop,
+        })
+    }
+}
+
+enum Shared {
+    /// Still running after the shared frames.
+    Running(Box<Running>),
+    /// Stopped within them (`stop` says why).
+    Stopped {
+        initial: [i32; FIELD_COUNT],
+        frames: Vec<TraceFrame>,
+        stop: Stop,
+    },
+}
+
 impl Game {
     /// Boots `rom` (a known revision) to the ready state (§5.1) on the default 68000 core.
     pub fn boot(rom: &RomImage) -> Result<Game, HarnessError> {
@@ -320,56 +357,153 @@ impl Game {
         &self,
         sc: &Scenario,
         stop_flag: &std::sync::atomic::AtomicBool,
-        mut observe: impl FnMut(usize, &Machine),
+        observe: impl FnMut(usize, &Machine),
     ) -> Result<Trace, HarnessError> {
-        let mut m = self.ready.clone();
+        self.run_from(sc, stop_flag, observe, None, &[]).0
+    }
+
+    /// [`Game::run`] resumed from `from` (taken in a run of the same start whose input equals
+    /// `sc`'s up to there, [`Checkpoint`]), or from the start without one; also gives the
+    /// checkpoints after each of the `keep` frame counts (ascending) it reaches beyond `from`,
+    /// for later runs that share those frames.
+    pub fn run_shared(
+        &self,
+        sc: &Scenario,
+        from: Option<&Checkpoint>,
+        keep: &[usize],
+    ) -> (Result<Trace, HarnessError>, Vec<(usize, Checkpoint)>) {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        self.run_from(sc, &never, |_, _| {}, from, keep)
+    }
+
+    fn run_from(
+        &self,
+        sc: &Scenario,
+        stop_flag: &std::sync::atomic::AtomicBool,
+        mut observe: impl FnMut(usize, &Machine),
+        from: Option<&Checkpoint>,
+        keep: &[usize],
+    ) -> (Result<Trace, HarnessError>, Vec<(usize, Checkpoint)>) {
+        let floor_x = sc.stage().floor_x();
+        let n = sc.frame_count();
+        let mut kept = Vec::new();
+        let mut at = match from {
+            Some(Checkpoint(Shared::Running(at))) => (**at).clone(),
+            Some(Checkpoint(Shared::Stopped {
+                initial,
+                frames,
+                stop,
+            })) => {
+                // The run this came from stopped within the shared frames: so does this one,
+                // and so does a later run sharing them all.
+                for &d in keep.iter().filter(|&&d| d >= frames.len()) {
+                    kept.push((d, Checkpoint::stopped(initial, frames, *stop)));
+                }
+                let trace = self.trace(sc, *initial, frames.clone(), floor_x, stop.as_str());
+                return (Ok(trace), kept);
+            }
+            None => match self.start(sc) {
+                Ok(at) => at,
+                Err(e) => return (Err(e), kept),
+            },
+        };
+        let resumed_at = at.frames.len();
+        let mut stop = None;
+        let mut interrupted = false;
+        for k in resumed_at..n {
+            if stop_flag.load(std::sync::atomic::Ordering::Relaxed) {
+                interrupted = true;
+                break;
+            }
+            match self.frame(sc, &mut at, k, floor_x, &mut observe) {
+                Ok(None) => {}
+                Ok(Some(st)) => {
+                    stop = Some(st);
+                    break;
+                }
+                Err(e) => return (Err(e), Vec::new()),
+            }
+            if keep.contains(&(k + 1)) {
+                kept.push((k + 1, Checkpoint(Shared::Running(Box::new(at.clone())))));
+            }
+        }
+        if let Some(stop) = stop {
+            for &d in keep.iter().filter(|&&d| d >= at.frames.len()) {
+                kept.push((d, Checkpoint::stopped(&at.initial, &at.frames, stop)));
+            }
+        }
+        let label = if interrupted {
+            "interrupted"
+        } else {
+            stop.unwrap_or(Stop::End).as_str()
+        };
+        let trace = self.trace(sc, at.initial, at.frames, floor_x, label);
+        (Ok(trace), kept)
+    }
+
+    /// Runs frame `k` of `sc` and records it: why the run stops after it, if it does.
+    fn frame(
+        &self,
+        sc: &Scenario,
+        at: &mut Running,
+        k: usize,
+        floor_x: Option<(u16, u16)>,
+        observe: &mut impl FnMut(usize, &Machine),
+    ) -> Result<Option<Stop>, HarnessError> {
+        let m = &mut at.m;
+        let held = sc.input.get(k).copied().unwrap_or(0);
+        // Ctrl_1 and the pad share the SACBRLDU bit order.
+        m.set_pad(0, held as u16);
+        self.to_boundary(m, Some(k))?;
+        observe(k, m);
+        let values = self.sample(m);
+        self.check_frame(m, k, held, at.prev_held, &mut at.counters)?;
+        at.prev_held = held;
+        at.frames.push(TraceFrame {
+            frame: k as u64,
+            input: format_buttons(held),
+            values,
+            layer: None,
+        });
+        let state = SonicState::from_trace_values(&values).map_err(|e| HarnessError {
+            frame: Some(k),
+            message: e,
+        })?;
+        Ok(stop_after_frame(&state, floor_x))
+    }
+
+    /// B_0 and the stage built (§5.2, §5.3): frame 0 not run yet.
+    fn start(&self, sc: &Scenario) -> Result<Running, HarnessError> {
         let s = &self.sym;
+        let mut m = self.ready.clone();
         // B_0: the main loop's write of 8 to Vint_routine.
         self.to_boundary(&mut m, None)?;
         self.build_stage(&mut m, sc)?;
         self.place_sonic(&mut m, sc);
         let initial = self.sample(&m);
-
-        let stage = sc.stage();
-        let floor_x = stage.floor_x();
-        let n = sc.frame_count();
-        let mut frames = Vec::with_capacity(n);
-        let mut stop = Stop::End;
-        let mut prev_held = 0u8;
-        let mut counters = (
+        let counters = (
             m.read_u16(s.level_frame_counter),
             m.read_u16(s.vint_runcount + 2),
         );
-        let mut interrupted = false;
-        for k in 0..n {
-            if stop_flag.load(std::sync::atomic::Ordering::Relaxed) {
-                interrupted = true;
-                break;
-            }
-            let held = sc.input.get(k).copied().unwrap_or(0);
-            // Ctrl_1 and the pad share the SACBRLDU bit order.
-            m.set_pad(0, held as u16);
-            self.to_boundary(&mut m, Some(k))?;
-            observe(k, &m);
-            let values = self.sample(&m);
-            self.check_frame(&m, k, held, prev_held, &mut counters)?;
-            prev_held = held;
-            frames.push(TraceFrame {
-                frame: k as u64,
-                input: format_buttons(held),
-                values,
-                layer: None,
-            });
-            let state = SonicState::from_trace_values(&values).map_err(|e| HarnessError {
-                frame: Some(k),
-                message: e,
-            })?;
-            if let Some(st) = stop_after_frame(&state, floor_x) {
-                stop = st;
-                break;
-            }
-        }
-        Ok(Trace {
+        Ok(Running {
+            m,
+            initial,
+            frames: Vec::with_capacity(sc.frame_count()),
+            prev_held: 0,
+            counters,
+        })
+    }
+
+    /// The trace of a run that has ended (`stop`: its header's word for why).
+    fn trace(
+        &self,
+        sc: &Scenario,
+        initial: [i32; FIELD_COUNT],
+        frames: Vec<TraceFrame>,
+        floor_x: Option<(u16, u16)>,
+        stop: &str,
+    ) -> Trace {
+        Trace {
             header: TraceHeader {
                 format: 1,
                 scenario: sc.name.clone(),
@@ -379,16 +513,12 @@ impl Game {
                 initial,
                 initial_layer: None,
                 frames: Some(frames.len() as u64),
-                stop: Some(if interrupted {
-                    "interrupted".into()
-                } else {
-                    stop.as_str().into()
-                }),
+                stop: Some(stop.into()),
                 floor_x: floor_x.map(|(lo, hi)| (lo as i64, hi as i64)),
                 extra: Default::default(),
             },
             frames,
-        })
+        }
     }
 
     /// Runs to the game's next end of frame: its write of 8 to `Vint_routine`.

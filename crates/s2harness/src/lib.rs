@@ -7,6 +7,7 @@ pub mod game;
 pub mod report;
 pub mod rom;
 pub mod shard;
+pub mod shared_runs;
 pub mod store;
 pub mod suite_run;
 pub mod suites;

@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use s2model::{Scenario, Trace, diff, run_scenario};
 
-use crate::game::Game;
+use crate::game::{Game, HarnessError};
 use crate::report::RunOutcome;
+use crate::shared_runs::{Chain, Link};
 
 /// One scenario to run: which suite it belongs to, the file, and an optional reference trace.
 #[derive(Clone, Debug)]
@@ -124,10 +125,21 @@ fn run_in_game(
     start: Instant,
     reference: impl FnOnce() -> Option<Result<Trace, String>>,
 ) -> RunOutcome {
+    run_in_game_with(job, sc, start, reference, |sc| game.run(sc))
+}
+
+/// [`run_in_game`] with the game's run made by `run`.
+fn run_in_game_with(
+    job: &Job,
+    sc: Scenario,
+    start: Instant,
+    reference: impl FnOnce() -> Option<Result<Trace, String>>,
+    run: impl FnOnce(&Scenario) -> Result<Trace, HarnessError>,
+) -> RunOutcome {
     let mut outcome = RunOutcome::new(&job.suite, job_name(job));
     outcome.solid = sc.solid.clone();
     let model = run_scenario(&sc);
-    match game.run(&sc) {
+    match run(&sc) {
         Ok(g) => outcome.compare_with(Ok(g), model, reference()),
         Err(e) => outcome.compare_with(Err(format!("{}: {e}", sc.name)), model, None),
     }
@@ -173,6 +185,30 @@ pub fn run_loaded(game: &Game, job: &Job, inputs: Loaded) -> RunOutcome {
         reference,
     } = inputs;
     run_in_game(game, job, scenario, start, || reference.map(Ok))
+}
+
+/// [`run_loaded`] as a link of a chain of runs that begin alike ([`crate::shared_runs`]): it
+/// goes on from the chain's checkpoint within the frames it shares with the run before it,
+/// and leaves the checkpoints the chain's later runs need.
+pub fn run_loaded_in_chain(
+    game: &Game,
+    job: &Job,
+    inputs: Loaded,
+    link: &Link,
+    chain: &mut Chain,
+) -> RunOutcome {
+    let start = Instant::now();
+    let Loaded {
+        scenario,
+        reference,
+    } = inputs;
+    run_in_game_with(
+        job,
+        scenario,
+        start,
+        || reference.map(Ok),
+        |sc| chain.run(game, sc, link),
+    )
 }
 
 /// [`run_job_model_only`] on inputs already read by [`load_job`].
@@ -239,10 +275,35 @@ pub fn run_all_until<'g, T: Sync>(
     make: &(dyn Fn() -> Box<dyn FnMut(&T) -> RunOutcome + 'g> + Sync),
     stop: &AtomicBool,
 ) -> Vec<Option<RunOutcome>> {
+    let units: Vec<usize> = (0..jobs.len()).collect();
+    run_units_until(jobs.len(), &units, threads, progress, stop, &|| {
+        let mut runner = make();
+        Box::new(
+            move |&i: &usize, emit: &mut dyn FnMut(usize, RunOutcome) -> bool| {
+                emit(i, runner(&jobs[i]));
+            },
+        )
+    })
+}
+
+/// A worker's way of running a unit of jobs: it hands each job's index and outcome to `emit`
+/// as it comes, and stops when `emit` says so (Ctrl-C).
+pub type UnitRunner<'a, U> = Box<dyn FnMut(&U, &mut dyn FnMut(usize, RunOutcome) -> bool) + 'a>;
+
+/// Runs `units` (together every one of the `total` jobs once) on `threads` workers, a unit at a
+/// time on one worker, taking no new unit or job once `stop` is set; results come back by job,
+/// `None` for the jobs never started.
+pub fn run_units_until<'g, U: Sync>(
+    total: usize,
+    units: &[U],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize, &RunOutcome) + Sync),
+    stop: &AtomicBool,
+    make: &(dyn Fn() -> UnitRunner<'g, U> + Sync),
+) -> Vec<Option<RunOutcome>> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<RunOutcome>>> =
-        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<RunOutcome>>> = Mutex::new((0..total).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -251,14 +312,14 @@ pub fn run_all_until<'g, T: Sync>(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= jobs.len() {
-                        break;
-                    }
-                    let outcome = runner(&jobs[i]);
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, jobs.len(), &outcome);
-                    results.lock().expect("no worker panicked")[i] = Some(outcome);
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(u) else { break };
+                    runner(unit, &mut |i, outcome| {
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        progress(n, total, &outcome);
+                        results.lock().expect("no worker panicked")[i] = Some(outcome);
+                        !stop.load(Ordering::Relaxed)
+                    });
                 }
             });
         }

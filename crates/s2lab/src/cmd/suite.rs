@@ -13,9 +13,11 @@ use std::time::Instant;
 use anyhow::{Result, anyhow};
 use s2harness::report::{self, Results, RunOutcome};
 use s2harness::shard::Shard;
+use s2harness::shared_runs::{self, Chain, Link};
 use s2harness::store;
 use s2harness::suite_run::{
-    Job, Loaded, jobs_in, load_job, run_all_until, run_loaded, run_loaded_model_only,
+    Job, Loaded, UnitRunner, jobs_in, load_job, run_loaded_in_chain, run_loaded_model_only,
+    run_units_until,
 };
 use s2harness::terrain_run::{self, Coverage, TerrainJob, TerrainKit, run_terrain_job};
 
@@ -215,6 +217,23 @@ fn load_inputs(jobs: &[Job], threads: usize) -> Result<Vec<Loaded>> {
     }
 }
 
+/// The jobs in chains of runs that begin alike ([`shared_runs::plan`]) when the game runs
+/// them; else each job alone.
+fn plan_chains(jobs: &mut [AnyJob], with_game: bool) -> Vec<Vec<Link>> {
+    let scenarios: Vec<_> = jobs
+        .iter_mut()
+        .map(|j| match j {
+            AnyJob::Flat(_, inputs) if with_game => inputs
+                .get_mut()
+                .expect("no worker ran yet")
+                .as_deref()
+                .map(|l| &l.scenario),
+            _ => None,
+        })
+        .collect();
+    shared_runs::plan(&scenarios)
+}
+
 /// Whether to run without the game: asked for, or no ROM given and none in the store.
 fn model_only(args: &SuiteArgs) -> bool {
     if args.model_only {
@@ -283,7 +302,7 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
     }
     let game = booted.map(|b| b.0);
     let total = all.len() as u64;
-    let (indices, jobs): (Vec<u64>, Vec<AnyJob>) = all
+    let (indices, mut jobs): (Vec<u64>, Vec<AnyJob>) = all
         .into_iter()
         .enumerate()
         .filter(|(i, _)| shard.contains(*i as u64))
@@ -316,36 +335,49 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode> {
         }
     };
     let coverage = std::sync::Mutex::new(Coverage::default());
-    let make = || -> Box<dyn FnMut(&AnyJob) -> RunOutcome + '_> {
+    // Runs in the game that begin alike go in chains (`shared_runs`): one worker runs a chain.
+    let chains = plan_chains(&mut jobs, game.is_some());
+    let make = || -> UnitRunner<'_, Vec<Link>> {
         let g = game.clone();
         let kit = kit.clone();
         let coverage = &coverage;
-        Box::new(move |job: &AnyJob| {
-            let mut o = match (job, &g, &kit) {
-                (AnyJob::Flat(j, inputs), g, _) => {
-                    let inputs = inputs
-                        .lock()
-                        .expect("no worker panicked")
-                        .take()
-                        .expect("each job runs once");
-                    match g {
-                        Some(g) => run_loaded(g, j, *inputs),
-                        None => run_loaded_model_only(j, *inputs),
+        let jobs = &jobs;
+        Box::new(
+            move |links: &Vec<Link>, emit: &mut dyn FnMut(usize, RunOutcome) -> bool| {
+                let mut chain = Chain::default();
+                for link in links {
+                    let i = link.job;
+                    let mut o = match (&jobs[i], &g, &kit) {
+                        (AnyJob::Flat(j, inputs), g, _) => {
+                            let inputs = inputs
+                                .lock()
+                                .expect("no worker panicked")
+                                .take()
+                                .expect("each job runs once");
+                            match g {
+                                Some(g) => run_loaded_in_chain(g, j, *inputs, link, &mut chain),
+                                None => run_loaded_model_only(j, *inputs),
+                            }
+                        }
+                        (AnyJob::Terrain(j), _, Some(kit)) => {
+                            let (o, c) = run_terrain_job(kit, j);
+                            coverage.lock().expect("no worker panicked").add(&c);
+                            o
+                        }
+                        (AnyJob::Terrain(_), _, None) => {
+                            unreachable!("terrain jobs come with their kit")
+                        }
+                    };
+                    o.compact();
+                    if !emit(i, o) {
+                        break;
                     }
                 }
-                (AnyJob::Terrain(j), _, Some(kit)) => {
-                    let (o, c) = run_terrain_job(kit, j);
-                    coverage.lock().expect("no worker panicked").add(&c);
-                    o
-                }
-                (AnyJob::Terrain(_), _, None) => unreachable!("terrain jobs come with their kit"),
-            };
-            o.compact();
-            o
-        })
+            },
+        )
     };
     let stop = super::interrupt::flag();
-    let ran = run_all_until(&jobs, threads, &progress, &make, &stop);
+    let ran = run_units_until(jobs.len(), &chains, threads, &progress, &stop, &make);
     if tty {
         eprintln!();
     }
