@@ -209,6 +209,9 @@ impl Symbols {
 #[derive(Clone)]
 pub struct Game {
     ready: Machine,
+    /// `ready` run on to B_0, the main loop's write of 8 to `Vint_routine` (what every run
+    /// begins with, the same for all; or why it could not get there).
+    b0: Result<Machine, HarnessError>,
     rom: &'static KnownRom,
     sha1: String,
     sym: Symbols,
@@ -315,13 +318,23 @@ impl Game {
         for _ in 0..SETTLE_FRAMES {
             step(&mut m, 0)?;
         }
-        Ok(Game {
+        let mut game = Game {
             boot_frames: frame,
+            b0: Ok(m.clone()),
             ready: m,
             rom: known,
             sha1: rom.sha1.clone(),
             sym,
-        })
+        };
+        game.b0 = game.run_to_b0();
+        Ok(game)
+    }
+
+    /// The ready state run on to B_0.
+    fn run_to_b0(&self) -> Result<Machine, HarnessError> {
+        let mut m = self.ready.clone();
+        self.to_boundary(&mut m, None)?;
+        Ok(m)
     }
 
     pub fn revision(&self) -> &'static KnownRom {
@@ -475,9 +488,8 @@ impl Game {
     /// B_0 and the stage built (§5.2, §5.3): frame 0 not run yet.
     fn start(&self, sc: &Scenario) -> Result<Running, HarnessError> {
         let s = &self.sym;
-        let mut m = self.ready.clone();
         // B_0: the main loop's write of 8 to Vint_routine.
-        self.to_boundary(&mut m, None)?;
+        let mut m = self.b0.clone()?;
         self.build_stage(&mut m, sc)?;
         self.place_sonic(&mut m, sc);
         let initial = self.sample(&m);

@@ -178,6 +178,7 @@ impl Game {
             step(m)?;
         }
         g.boot_frames += frames;
+        g.b0 = g.run_to_b0();
         if g.zone_act()? != (0, act) {
             return fail(
                 None,
@@ -288,8 +289,7 @@ impl Game {
         }
         let t = TerrainSymbols::resolve(self)?;
         let s = &self.sym;
-        let mut m = self.ready.clone();
-        self.to_boundary(&mut m, None)?;
+        let mut m = self.b0.clone()?;
         self.clear_objects(&mut m);
         // ObjectsManager_Init at the end of frame 0: load what lies around the new camera.
         m.write_u8(t.obj_placement_routine, 0);
