@@ -203,6 +203,9 @@ impl Machine {
     /// Runs until a frame ends, a watched write happens, or `max_mclk` master clocks pass.
     pub fn run(&mut self, max_mclk: u64) -> RunStop {
         let stop = self.run_lines(max_mclk);
+        // Headless lines counted but not applied (`Vdp::begin_active_line`): the host sees
+        // the VDP as a line-by-line evaluation leaves it.
+        self.bus.sys.vdp.settle_sprites();
         // The Z80 may have been left unrun at line ends while it waited (`Bus::run_z80_at_line_end`):
         // whoever looks next sees it where a run at every line end leaves it.
         self.bus.settle_z80();
@@ -386,7 +389,7 @@ impl Machine {
                 sys.dma_update(line_start, false);
             }
             let vdp = &mut sys.vdp;
-            vdp.render_line(v);
+            vdp.begin_active_line(v);
             if vdp.hint_counter == 0 {
                 vdp.hint_counter = vdp.regs[10];
                 vdp.hint_pending = true;
