@@ -192,9 +192,9 @@ impl SpriteTable {
                 .saturating_sub(128)
                 .min(INDEX_LINES);
             let start = (entry.y as usize).saturating_sub(128).min(end);
-            let columns = entry.columns(self.width);
+            let (bit, width, columns) = (1 << pos, entry.width(), entry.columns(self.width));
             for line in &mut self.lines[start..end] {
-                line.add(1 << pos, entry.width(), columns, self.max_sprites);
+                line.add(bit, width, columns, self.max_sprites);
             }
         }
         let (max_sprites, max_pixels) = (self.max_sprites, self.max_pixels);
