@@ -313,6 +313,7 @@ impl Machine {
     /// passes that end before `target`; the rest run normally, so the CPU reaches every
     /// later boundary in the same state at the same clock as without the skip. Sonic 2 waits
     /// for V-int that way (`tst.b (Vint_routine).w; bne.s`, Rev B $3346).
+    #[inline(always)]
     fn run_cpu(&mut self, target: u64, idle: &mut Option<OursIdle>) -> Option<WatchHit> {
         let sys = &mut self.bus.sys;
         sys.now += std::mem::take(&mut sys.m68k_debt_mclk);
