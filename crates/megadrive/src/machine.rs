@@ -351,7 +351,12 @@ impl Machine {
         vdp.release_held_irq();
         let h = vdp.active_lines;
         let lpf = vdp.lines_per_frame();
-        let v = if k < lpf - h { h + k } else { k - (lpf - h) };
+        // Line k of the frame is line h + k of the count from the first active line (the
+        // frame starts at the first blank line), wrapping at the frame's lines.
+        let mut v = h + k;
+        if v >= lpf {
+            v -= lpf;
+        }
         self.phase = Phase::ToLineEnd;
         if k == 0 {
             vdp.status &= !(status::DMA_BUSY | status::ODD_FRAME | status::FIFO_FULL);
@@ -375,16 +380,8 @@ impl Machine {
                 vdp.v_counter = h;
                 self.phase = Phase::BeforeVint;
             }
-        } else if v < lpf - 1 && v > h {
-            vdp.v_counter = v;
-        } else if v == lpf - 1 {
-            vdp.v_counter = v;
-            vdp.hint_counter = vdp.regs[10];
-            vdp.status &= !status::VBLANK;
-            if vdp.dma.length > 0 {
-                sys.dma_update(line_start, false);
-            }
-        } else {
+        } else if v < h {
+            // An active line (k > 0, so v is not h).
             vdp.v_counter = v;
             if vdp.dma.length > 0 {
                 sys.dma_update(line_start, false);
@@ -397,6 +394,15 @@ impl Machine {
             } else {
                 vdp.hint_counter -= 1;
             }
+        } else if v == lpf - 1 {
+            vdp.v_counter = v;
+            vdp.hint_counter = vdp.regs[10];
+            vdp.status &= !status::VBLANK;
+            if vdp.dma.length > 0 {
+                sys.dma_update(line_start, false);
+            }
+        } else {
+            vdp.v_counter = v;
         }
     }
 
