@@ -203,6 +203,9 @@ impl Machine {
     /// Runs until a frame ends, a watched write happens, or `max_mclk` master clocks pass.
     pub fn run(&mut self, max_mclk: u64) -> RunStop {
         let stop = self.run_lines(max_mclk);
+        // Headless lines counted but not applied (`Vdp::begin_active_line`): the host sees
+        // the VDP as a line-by-line evaluation leaves it.
+        self.bus.sys.vdp.settle_sprites();
         // The Z80 may have been left unrun at line ends while it waited (`Bus::run_z80_at_line_end`):
         // whoever looks next sees it where a run at every line end leaves it.
         self.bus.settle_z80();
@@ -310,6 +313,7 @@ impl Machine {
     /// passes that end before `target`; the rest run normally, so the CPU reaches every
     /// later boundary in the same state at the same clock as without the skip. Sonic 2 waits
     /// for V-int that way (`tst.b (Vint_routine).w; bne.s`, Rev B $3346).
+    #[inline(always)]
     fn run_cpu(&mut self, target: u64, idle: &mut Option<OursIdle>) -> Option<WatchHit> {
         let sys = &mut self.bus.sys;
         sys.now += std::mem::take(&mut sys.m68k_debt_mclk);
@@ -347,7 +351,12 @@ impl Machine {
         vdp.release_held_irq();
         let h = vdp.active_lines;
         let lpf = vdp.lines_per_frame();
-        let v = if k < lpf - h { h + k } else { k - (lpf - h) };
+        // Line k of the frame is line h + k of the count from the first active line (the
+        // frame starts at the first blank line), wrapping at the frame's lines.
+        let mut v = h + k;
+        if v >= lpf {
+            v -= lpf;
+        }
         self.phase = Phase::ToLineEnd;
         if k == 0 {
             vdp.status &= !(status::DMA_BUSY | status::ODD_FRAME | status::FIFO_FULL);
@@ -371,8 +380,20 @@ impl Machine {
                 vdp.v_counter = h;
                 self.phase = Phase::BeforeVint;
             }
-        } else if v < lpf - 1 && v > h {
+        } else if v < h {
+            // An active line (k > 0, so v is not h).
             vdp.v_counter = v;
+            if vdp.dma.length > 0 {
+                sys.dma_update(line_start, false);
+            }
+            let vdp = &mut sys.vdp;
+            vdp.begin_active_line(v);
+            if vdp.hint_counter == 0 {
+                vdp.hint_counter = vdp.regs[10];
+                vdp.hint_pending = true;
+            } else {
+                vdp.hint_counter -= 1;
+            }
         } else if v == lpf - 1 {
             vdp.v_counter = v;
             vdp.hint_counter = vdp.regs[10];
@@ -382,17 +403,6 @@ impl Machine {
             }
         } else {
             vdp.v_counter = v;
-            if vdp.dma.length > 0 {
-                sys.dma_update(line_start, false);
-            }
-            let vdp = &mut sys.vdp;
-            vdp.render_line(v);
-            if vdp.hint_counter == 0 {
-                vdp.hint_counter = vdp.regs[10];
-                vdp.hint_pending = true;
-            } else {
-                vdp.hint_counter -= 1;
-            }
         }
     }
 

@@ -264,6 +264,37 @@ impl Vdp {
     /// Renders active line `line` into the frame being drawn.
     #[inline]
     pub fn render_line(&mut self, line: u16) {
+        self.settle_sprites();
+        self.render_line_now(line, false);
+    }
+
+    /// The scheduler's start of active line `line`: [`Vdp::render_line`], except that a
+    /// headless line that needs no drawing, under the registers and VRAM of the line before,
+    /// is only counted (`render::deferred`) until something can see what it changed.
+    #[inline]
+    pub fn begin_active_line(&mut self, line: u16) {
+        if self.renderer.defer_line(self.vram_writes, line) {
+            return;
+        }
+        self.settle_sprites();
+        self.render_line_now(line, true);
+    }
+
+    /// Applies the headless lines counted since the last line evaluated (see
+    /// [`Vdp::begin_active_line`]): before the status is read, before a line is evaluated,
+    /// at the end of a `Machine::run`.
+    #[inline]
+    pub fn settle_sprites(&mut self) {
+        if let Some(overflow) = self.renderer.settle_deferred()
+            && overflow
+        {
+            self.status |= status::SPRITE_OVERFLOW;
+        }
+    }
+
+    /// [`Vdp::render_line`] with nothing owed; `defer`: the following lines may be counted.
+    #[inline]
+    fn render_line_now(&mut self, line: u16, defer: bool) {
         if !self.draw && !self.im2 {
             // Headless: most lines are decided by the sprite table's index alone (inline in
             // the scheduler's loop, the rest out of line).
@@ -277,6 +308,11 @@ impl Vdp {
             {
                 self.take_line_status(st);
                 self.drawing_width = if self.h40() { 320 } else { 256 };
+                if defer {
+                    let want_collision = self.status & status::SPRITE_COLLISION == 0;
+                    self.renderer
+                        .open_deferral(&self.regs, self.vram_writes, line, want_collision);
+                }
                 return;
             }
         }
@@ -395,6 +431,7 @@ impl Vdp {
     /// `hblank_588`: the HBLANK flag reads set for the first 588 master clocks of each line
     /// (Genesis Plus GX 1.7's approximation) rather than in the measured window.
     pub fn read_status(&mut self, now: u64, hblank_588: bool) -> u16 {
+        self.settle_sprites();
         if self.status & status::DMA_BUSY != 0 && self.dma.length == 0 && now >= self.dma.end {
             self.status &= !status::DMA_BUSY;
         }
@@ -432,6 +469,8 @@ impl Vdp {
 
     /// A register write from the command port (or a save-state restore).
     pub fn write_register(&mut self, reg: usize, value: u8, now: u64) {
+        // The lines counted so far were counted under the registers as they are.
+        self.settle_sprites();
         // Registers 11-23 are not writable in mode 4 (Captain Planet and the Planeteers).
         if !self.mode5() && reg > 10 {
             return;

@@ -78,6 +78,12 @@ impl Caches {
         &cache.table
     }
 
+    /// The sprite table's list and line index as last built, unchecked: for lines known to
+    /// have been taken under it ([`super::deferred`]).
+    pub fn indexed_sprite_table(&self) -> &SpriteTable {
+        &self.sprites.table
+    }
+
     /// The sprite table's list and line index if nothing it came from can have changed since
     /// the last [`Caches::sprite_table`]: registers 5 and 12 as then, and the same
     /// [`super::RenderInput::vram_version`] (`None` never qualifies) or, when `vram` is given,

@@ -10,8 +10,9 @@
 //! `window` the window plane, `sprites` the sprite layer (with `sprite_table`: the link list
 //! and which entries each line shows),
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
-//! tables, `colour` converts pixels to the RGB the reference emulator outputs and `cache` keeps
-//! what lines share (the line configuration, the sprite table's list and line index); derived
+//! tables, `colour` converts pixels to the RGB the reference emulator outputs, `cache` keeps
+//! what lines share (the line configuration, the sprite table's list and line index) and
+//! `deferred` counts headless lines that need no drawing until their flags are looked at; derived
 //! state is checked against the memory it came from on every line (or, while the VDP core's
 //! count of writes to that memory stands, known to still equal it).
 //!
@@ -36,6 +37,7 @@ mod cache;
 mod colour;
 mod compose;
 mod config;
+mod deferred;
 mod palette;
 mod pattern;
 mod pattern_rows;
@@ -94,6 +96,9 @@ pub struct Renderer {
     /// the start of the next one. Like Genesis Plus GX this carries over from the last line
     /// of one frame to the first of the next, and is left alone while the display is off.
     sprite_mask_armed: bool,
+    /// Headless lines counted but not yet applied ([`deferred`]); settled before anything
+    /// looks at what they change.
+    deferral: deferred::Deferral,
     /// Derived from the VDP's memories, checked against them before each use.
     cache: cache::Caches,
     palette: palette::Palette,

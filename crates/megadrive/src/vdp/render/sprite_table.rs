@@ -106,17 +106,11 @@ impl LineOutcome {
     const MAY_COLLIDE: u8 = 4;
 
     fn of(sprites: &LineSprites, max_sprites: usize, max_pixels: usize) -> Self {
-        let mut bits = 0;
-        if sprites.count as usize > max_sprites {
-            bits |= Self::OVERFLOW;
-        }
-        if sprites.pixels as usize >= max_pixels {
-            bits |= Self::FULL;
-        }
-        if sprites.may_collide {
-            bits |= Self::MAY_COLLIDE;
-        }
-        LineOutcome(bits)
+        LineOutcome(
+            (u8::from(sprites.count as usize > max_sprites) * Self::OVERFLOW)
+                | (u8::from(sprites.pixels as usize >= max_pixels) * Self::FULL)
+                | (u8::from(sprites.may_collide) * Self::MAY_COLLIDE),
+        )
     }
 
     /// More than the line's sprite limit are on it.
@@ -198,9 +192,9 @@ impl SpriteTable {
                 .saturating_sub(128)
                 .min(INDEX_LINES);
             let start = (entry.y as usize).saturating_sub(128).min(end);
-            let columns = entry.columns(self.width);
+            let (bit, width, columns) = (1 << pos, entry.width(), entry.columns(self.width));
             for line in &mut self.lines[start..end] {
-                line.add(1 << pos, entry.width(), columns, self.max_sprites);
+                line.add(bit, width, columns, self.max_sprites);
             }
         }
         let (max_sprites, max_pixels) = (self.max_sprites, self.max_pixels);
@@ -226,6 +220,41 @@ impl SpriteTable {
     #[inline]
     pub fn outcome(&self, line: u32) -> Option<LineOutcome> {
         self.outcomes.get(line as usize).copied()
+    }
+
+    /// The first line from `from` on that the index does not hold or, when the collision
+    /// flag is wanted, whose sprites may collide.
+    pub fn first_line_to_draw(&self, from: usize, want_collision: bool) -> usize {
+        let held = self.outcomes.get(from..).unwrap_or(&[]);
+        if !want_collision {
+            return from + held.len();
+        }
+        // Eight lines at a time.
+        const MAY_COLLIDE: u64 = u64::from_le_bytes([LineOutcome::MAY_COLLIDE; 8]);
+        let mut chunks = held.chunks_exact(8);
+        let mut at = from;
+        for chunk in &mut chunks {
+            let eight = u64::from_le_bytes(std::array::from_fn(|i| chunk[i].0));
+            let hits = eight & MAY_COLLIDE;
+            if hits != 0 {
+                return at + hits.trailing_zeros() as usize / 8;
+            }
+            at += 8;
+        }
+        let rest = chunks.remainder();
+        at + rest
+            .iter()
+            .position(|o| o.may_collide())
+            .unwrap_or(rest.len())
+    }
+
+    /// Over lines `lines` (held by the index): whether any overflows, and whether the last
+    /// reaches the pixel limit.
+    pub fn sum_outcomes(&self, lines: std::ops::Range<usize>) -> (bool, bool) {
+        let outcomes = &self.outcomes[lines];
+        let all = outcomes.iter().fold(0, |all, o| all | o.0);
+        let last = outcomes.last().is_some_and(|o| o.full());
+        (all & LineOutcome::OVERFLOW != 0, last)
     }
 
     /// The entries on active line `line`.
@@ -295,6 +324,25 @@ mod tests {
                     ),
                     "round {round} line {line}"
                 );
+            }
+            // The deferral's look-ahead and sums, against plain walks.
+            let outcomes: Vec<_> = (0..INDEX_LINES as u32)
+                .map(|l| table.outcome(l).unwrap())
+                .collect();
+            for from in 0..=INDEX_LINES + 1 {
+                let plain = (from..INDEX_LINES)
+                    .find(|&l| outcomes[l].may_collide())
+                    .unwrap_or(INDEX_LINES.max(from));
+                assert_eq!(table.first_line_to_draw(from, true), plain, "from {from}");
+                assert_eq!(table.first_line_to_draw(from, false), INDEX_LINES.max(from));
+                if from < INDEX_LINES {
+                    let to = from + (next() % (INDEX_LINES - from) as u64) as usize + 1;
+                    let plain = (
+                        outcomes[from..to].iter().any(|o| o.overflow()),
+                        outcomes[to - 1].full(),
+                    );
+                    assert_eq!(table.sum_outcomes(from..to), plain, "{from}..{to}");
+                }
             }
         }
     }
