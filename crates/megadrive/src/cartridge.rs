@@ -192,7 +192,7 @@ impl Cartridge {
         // put together one at a time, several million host instructions at every load).
         // (An image of odd length, which `Cartridge::new` pads, repeats at an odd period:
         // its words are taken from the whole area.)
-        let source: &[u8] = if len % 2 == 0 {
+        let source: &[u8] = if len.is_multiple_of(2) {
             &self.rom[..len]
         } else {
             &bytes
