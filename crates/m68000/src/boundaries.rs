@@ -62,13 +62,14 @@ impl Cpu {
             self.untraced_instruction(bus);
             return Step::Instruction;
         }
-        self.next_boundary_with_attention(bus)
+        self.attended_boundary(bus)
     }
 
     /// [`Cpu::next_boundary`] when the flag is up: an interrupt, a traced instruction, or a
     /// stopped or halted CPU. Out of line, so the usual path is one instruction and a test.
+    /// (With the flag down it runs an instruction as [`Cpu::next_boundary`] does.)
     #[inline(never)]
-    fn next_boundary_with_attention<B: Bus>(&mut self, bus: &mut B) -> Step {
+    pub fn attended_boundary<B: Bus>(&mut self, bus: &mut B) -> Step {
         let step = if self.interrupt_pending() {
             self.take_interrupt(bus);
             Step::Interrupt

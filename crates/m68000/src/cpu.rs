@@ -180,6 +180,23 @@ impl Cpu {
             self.sr & SR_T != 0 || self.state != RunState::Running || self.interrupt_pending();
     }
 
+    /// Whether the next boundary needs more than the next instruction (see
+    /// [`Cpu::unattended_instruction`]).
+    #[inline(always)]
+    pub fn attention(&self) -> bool {
+        self.attention
+    }
+
+    /// Tells the bus when the instruction running has raised the attention flag
+    /// ([`Bus::attention_raised`]): after every change of SR's system byte or the run state
+    /// an instruction makes.
+    #[inline]
+    pub(crate) fn tell_attention<B: Bus>(&self, bus: &mut B) {
+        if self.attention {
+            bus.attention_raised();
+        }
+    }
+
     /// USP whatever the mode.
     pub fn usp(&self) -> u32 {
         if self.sr & SR_S != 0 {
@@ -338,7 +355,20 @@ impl Cpu {
         let op = self.ird;
         if self.execute(bus, op).is_err() {
             self.address_error(bus);
+            // A double bus fault halts.
+            self.tell_attention(bus);
         }
+    }
+
+    /// [`Cpu::next_boundary`] without its test, for a host that knows the attention flag is
+    /// down ([`Cpu::attention`]): it looked since its own last change of `sr`, `ipl`,
+    /// `nmi_taken` or `state` and since the last [`Cpu::next_boundary`], and the bus has not
+    /// heard [`Bus::attention_raised`] since. Runs one instruction with T clear. The console
+    /// runs the instructions between two of its looks this way, one test fewer each.
+    #[inline(always)]
+    pub fn unattended_instruction<B: Bus>(&mut self, bus: &mut B) {
+        debug_assert!(!self.attention);
+        self.untraced_instruction(bus);
     }
 
     /// One instruction and the trace exception after it.
@@ -361,7 +391,10 @@ impl Cpu {
                     }
                 }
             }
-            Err(Fault) => self.address_error(bus),
+            Err(Fault) => {
+                self.address_error(bus);
+                self.tell_attention(bus);
+            }
         }
     }
 

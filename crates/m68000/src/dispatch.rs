@@ -51,78 +51,294 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::BitDyn => cpu.bit_op(bus, op, false),
         Op::BitImm => cpu.bit_op(bus, op, true),
         Op::Movep => cpu.movep(bus, op),
-        Op::MoveB0 => cpu.move_::<1, 0, 8, B>(bus, op),
-        Op::MoveB1 => cpu.move_::<1, 1, 8, B>(bus, op),
-        Op::MoveB2 => cpu.move_::<1, 2, 8, B>(bus, op),
-        Op::MoveB3 => cpu.move_::<1, 3, 8, B>(bus, op),
-        Op::MoveB4 => cpu.move_::<1, 4, 8, B>(bus, op),
-        Op::MoveB5 => cpu.move_::<1, 5, 8, B>(bus, op),
-        Op::MoveB6 => cpu.move_::<1, 6, 8, B>(bus, op),
-        Op::MoveB7 => cpu.move_::<1, 7, 8, B>(bus, op),
-        Op::MoveW0 => cpu.move_::<2, 0, 8, B>(bus, op),
-        Op::MoveW1 => cpu.move_::<2, 1, 8, B>(bus, op),
-        Op::MoveW2 => cpu.move_::<2, 2, 8, B>(bus, op),
-        Op::MoveW3 => cpu.move_::<2, 3, 8, B>(bus, op),
-        Op::MoveW4 => cpu.move_::<2, 4, 8, B>(bus, op),
-        Op::MoveW5 => cpu.move_::<2, 5, 8, B>(bus, op),
-        Op::MoveW6 => cpu.move_::<2, 6, 8, B>(bus, op),
-        Op::MoveW7 => cpu.move_::<2, 7, 8, B>(bus, op),
-        Op::MoveL0 => cpu.move_::<4, 0, 8, B>(bus, op),
-        Op::MoveL1 => cpu.move_::<4, 1, 8, B>(bus, op),
-        Op::MoveL2 => cpu.move_::<4, 2, 8, B>(bus, op),
-        Op::MoveL3 => cpu.move_::<4, 3, 8, B>(bus, op),
-        Op::MoveL4 => cpu.move_::<4, 4, 8, B>(bus, op),
-        Op::MoveL5 => cpu.move_::<4, 5, 8, B>(bus, op),
-        Op::MoveL6 => cpu.move_::<4, 6, 8, B>(bus, op),
-        Op::MoveL7 => cpu.move_::<4, 7, 8, B>(bus, op),
-        Op::MoveB0ToD => cpu.move_::<1, 0, 0, B>(bus, op),
-        Op::MoveB1ToD => cpu.move_::<1, 1, 0, B>(bus, op),
-        Op::MoveB2ToD => cpu.move_::<1, 2, 0, B>(bus, op),
-        Op::MoveB3ToD => cpu.move_::<1, 3, 0, B>(bus, op),
-        Op::MoveB4ToD => cpu.move_::<1, 4, 0, B>(bus, op),
-        Op::MoveB5ToD => cpu.move_::<1, 5, 0, B>(bus, op),
-        Op::MoveB6ToD => cpu.move_::<1, 6, 0, B>(bus, op),
-        Op::MoveB7ToD => cpu.move_::<1, 7, 0, B>(bus, op),
-        Op::MoveW0ToD => cpu.move_::<2, 0, 0, B>(bus, op),
-        Op::MoveW1ToD => cpu.move_::<2, 1, 0, B>(bus, op),
-        Op::MoveW2ToD => cpu.move_::<2, 2, 0, B>(bus, op),
-        Op::MoveW3ToD => cpu.move_::<2, 3, 0, B>(bus, op),
-        Op::MoveW4ToD => cpu.move_::<2, 4, 0, B>(bus, op),
-        Op::MoveW5ToD => cpu.move_::<2, 5, 0, B>(bus, op),
-        Op::MoveW6ToD => cpu.move_::<2, 6, 0, B>(bus, op),
-        Op::MoveW7ToD => cpu.move_::<2, 7, 0, B>(bus, op),
-        Op::MoveL0ToD => cpu.move_::<4, 0, 0, B>(bus, op),
-        Op::MoveL1ToD => cpu.move_::<4, 1, 0, B>(bus, op),
-        Op::MoveL2ToD => cpu.move_::<4, 2, 0, B>(bus, op),
-        Op::MoveL3ToD => cpu.move_::<4, 3, 0, B>(bus, op),
-        Op::MoveL4ToD => cpu.move_::<4, 4, 0, B>(bus, op),
-        Op::MoveL5ToD => cpu.move_::<4, 5, 0, B>(bus, op),
-        Op::MoveL6ToD => cpu.move_::<4, 6, 0, B>(bus, op),
-        Op::MoveL7ToD => cpu.move_::<4, 7, 0, B>(bus, op),
-        Op::MoveB0ToInc => cpu.move_::<1, 0, 3, B>(bus, op),
-        Op::MoveB1ToInc => cpu.move_::<1, 1, 3, B>(bus, op),
-        Op::MoveB2ToInc => cpu.move_::<1, 2, 3, B>(bus, op),
-        Op::MoveB3ToInc => cpu.move_::<1, 3, 3, B>(bus, op),
-        Op::MoveB4ToInc => cpu.move_::<1, 4, 3, B>(bus, op),
-        Op::MoveB5ToInc => cpu.move_::<1, 5, 3, B>(bus, op),
-        Op::MoveB6ToInc => cpu.move_::<1, 6, 3, B>(bus, op),
-        Op::MoveB7ToInc => cpu.move_::<1, 7, 3, B>(bus, op),
-        Op::MoveW0ToInc => cpu.move_::<2, 0, 3, B>(bus, op),
-        Op::MoveW1ToInc => cpu.move_::<2, 1, 3, B>(bus, op),
-        Op::MoveW2ToInc => cpu.move_::<2, 2, 3, B>(bus, op),
-        Op::MoveW3ToInc => cpu.move_::<2, 3, 3, B>(bus, op),
-        Op::MoveW4ToInc => cpu.move_::<2, 4, 3, B>(bus, op),
-        Op::MoveW5ToInc => cpu.move_::<2, 5, 3, B>(bus, op),
-        Op::MoveW6ToInc => cpu.move_::<2, 6, 3, B>(bus, op),
-        Op::MoveW7ToInc => cpu.move_::<2, 7, 3, B>(bus, op),
-        Op::MoveL0ToInc => cpu.move_::<4, 0, 3, B>(bus, op),
-        Op::MoveL1ToInc => cpu.move_::<4, 1, 3, B>(bus, op),
-        Op::MoveL2ToInc => cpu.move_::<4, 2, 3, B>(bus, op),
-        Op::MoveL3ToInc => cpu.move_::<4, 3, 3, B>(bus, op),
-        Op::MoveL4ToInc => cpu.move_::<4, 4, 3, B>(bus, op),
-        Op::MoveL5ToInc => cpu.move_::<4, 5, 3, B>(bus, op),
-        Op::MoveL6ToInc => cpu.move_::<4, 6, 3, B>(bus, op),
-        Op::MoveL7ToInc => cpu.move_::<4, 7, 3, B>(bus, op),
+        Op::MoveB0 => {
+            cpu.move_whole::<1, 0, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB1 => {
+            cpu.move_whole::<1, 1, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB2 => {
+            cpu.move_whole::<1, 2, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB3 => {
+            cpu.move_whole::<1, 3, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB4 => {
+            cpu.move_whole::<1, 4, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB5 => {
+            cpu.move_whole::<1, 5, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB6 => {
+            cpu.move_whole::<1, 6, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB7 => {
+            cpu.move_whole::<1, 7, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW0 => {
+            cpu.move_whole::<2, 0, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW1 => {
+            cpu.move_whole::<2, 1, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW2 => {
+            cpu.move_whole::<2, 2, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW3 => {
+            cpu.move_whole::<2, 3, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW4 => {
+            cpu.move_whole::<2, 4, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW5 => {
+            cpu.move_whole::<2, 5, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW6 => {
+            cpu.move_whole::<2, 6, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW7 => {
+            cpu.move_whole::<2, 7, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL0 => {
+            cpu.move_whole::<4, 0, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL1 => {
+            cpu.move_whole::<4, 1, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL2 => {
+            cpu.move_whole::<4, 2, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL3 => {
+            cpu.move_whole::<4, 3, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL4 => {
+            cpu.move_whole::<4, 4, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL5 => {
+            cpu.move_whole::<4, 5, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL6 => {
+            cpu.move_whole::<4, 6, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL7 => {
+            cpu.move_whole::<4, 7, 8, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB0ToD => {
+            cpu.move_whole::<1, 0, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB1ToD => {
+            cpu.move_whole::<1, 1, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB2ToD => {
+            cpu.move_whole::<1, 2, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB3ToD => {
+            cpu.move_whole::<1, 3, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB4ToD => {
+            cpu.move_whole::<1, 4, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB5ToD => {
+            cpu.move_whole::<1, 5, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB6ToD => {
+            cpu.move_whole::<1, 6, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB7ToD => {
+            cpu.move_whole::<1, 7, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW0ToD => {
+            cpu.move_whole::<2, 0, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW1ToD => {
+            cpu.move_whole::<2, 1, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW2ToD => {
+            cpu.move_whole::<2, 2, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW3ToD => {
+            cpu.move_whole::<2, 3, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW4ToD => {
+            cpu.move_whole::<2, 4, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW5ToD => {
+            cpu.move_whole::<2, 5, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW6ToD => {
+            cpu.move_whole::<2, 6, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW7ToD => {
+            cpu.move_whole::<2, 7, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL0ToD => {
+            cpu.move_whole::<4, 0, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL1ToD => {
+            cpu.move_whole::<4, 1, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL2ToD => {
+            cpu.move_whole::<4, 2, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL3ToD => {
+            cpu.move_whole::<4, 3, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL4ToD => {
+            cpu.move_whole::<4, 4, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL5ToD => {
+            cpu.move_whole::<4, 5, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL6ToD => {
+            cpu.move_whole::<4, 6, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL7ToD => {
+            cpu.move_whole::<4, 7, 0, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB0ToInc => {
+            cpu.move_whole::<1, 0, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB1ToInc => {
+            cpu.move_whole::<1, 1, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB2ToInc => {
+            cpu.move_whole::<1, 2, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB3ToInc => {
+            cpu.move_whole::<1, 3, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB4ToInc => {
+            cpu.move_whole::<1, 4, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB5ToInc => {
+            cpu.move_whole::<1, 5, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB6ToInc => {
+            cpu.move_whole::<1, 6, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveB7ToInc => {
+            cpu.move_whole::<1, 7, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW0ToInc => {
+            cpu.move_whole::<2, 0, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW1ToInc => {
+            cpu.move_whole::<2, 1, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW2ToInc => {
+            cpu.move_whole::<2, 2, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW3ToInc => {
+            cpu.move_whole::<2, 3, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW4ToInc => {
+            cpu.move_whole::<2, 4, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW5ToInc => {
+            cpu.move_whole::<2, 5, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW6ToInc => {
+            cpu.move_whole::<2, 6, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveW7ToInc => {
+            cpu.move_whole::<2, 7, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL0ToInc => {
+            cpu.move_whole::<4, 0, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL1ToInc => {
+            cpu.move_whole::<4, 1, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL2ToInc => {
+            cpu.move_whole::<4, 2, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL3ToInc => {
+            cpu.move_whole::<4, 3, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL4ToInc => {
+            cpu.move_whole::<4, 4, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL5ToInc => {
+            cpu.move_whole::<4, 5, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL6ToInc => {
+            cpu.move_whole::<4, 6, 3, B>(bus, op);
+            Ok(())
+        }
+        Op::MoveL7ToInc => {
+            cpu.move_whole::<4, 7, 3, B>(bus, op);
+            Ok(())
+        }
         Op::Movea => cpu.movea(bus, op),
         Op::Moveq => cpu.moveq(bus, op),
         Op::Negx | Op::Neg | Op::Not | Op::Clr => sized!(cpu.unary(bus, op)),

@@ -102,6 +102,15 @@ impl Cpu {
         self.vector_jump(bus, vector)
     }
 
+    /// The end of an instruction that faulted: the address error, and the bus told if it
+    /// halted the CPU (a double bus fault). Trace is cancelled (`address_error`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn abandon<B: Bus>(&mut self, bus: &mut B) {
+        self.address_error(bus);
+        self.tell_attention(bus);
+    }
+
     /// Group 0: an address error abandons the instruction and stacks the long frame. An
     /// address error while doing so is a double bus fault: the CPU halts.
     pub(crate) fn address_error<B: Bus>(&mut self, bus: &mut B) {

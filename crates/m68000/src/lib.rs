@@ -89,6 +89,13 @@ pub trait Bus {
     fn poke_byte(&mut self, _addr: u32, _value: u8) -> bool {
         false
     }
+    /// An instruction raised the CPU's attention flag (SR written with T set or with the
+    /// mask below an asserted level, STOP, a double bus fault): the next boundary needs more
+    /// than the next instruction. Only a host that runs instructions with
+    /// [`Cpu::unattended_instruction`] needs to hear it (the console asks its loop for a look,
+    /// which tests the flag); [`Cpu::next_boundary`] tests the flag itself.
+    #[inline]
+    fn attention_raised(&mut self) {}
     /// Extra clocks (DTACK held off) for the bus cycle that was just made.
     #[inline]
     fn wait_states(&mut self) -> u32 {

@@ -54,6 +54,9 @@ impl Cpu {
     /// OR/AND/SUB/ADD <ea>,Dn.
     /// One copy per size and operation `KIND` (as for [`Cpu::alu`]) and for a data-register
     /// source (`FROM_DN`, mode 0) or any other: the decode table tells them apart.
+    // Out of line: inlined into the console's instruction loop it costs more than the call
+    // (callgrind, cpu9).
+    #[inline(never)]
     pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, const FROM_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
@@ -308,6 +311,9 @@ impl Cpu {
 
     /// One copy per size, for ADDQ and SUBQ, and per destination `TO` (0 Dn, 1 An, 2 memory):
     /// the decode table tells them apart, so the register forms are a few instructions.
+    // Out of line: inlined into the console's instruction loop it costs more than the call
+    // (callgrind, cpu9).
+    #[inline(never)]
     pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, const TO: u8, B: Bus>(
         &mut self,
         bus: &mut B,

@@ -165,6 +165,7 @@ impl Cpu {
         self.regs[15] = sp.wrapping_add(2);
         let pc = self.pop_long(bus)?;
         self.set_sr(sr);
+        self.tell_attention(bus);
         self.jump_fill(bus, pc)
     }
 
@@ -194,6 +195,7 @@ impl Cpu {
         self.idle(4);
         self.state = RunState::Stopped;
         self.refresh_attention();
+        self.tell_attention(bus);
         Ok(())
     }
 

@@ -35,6 +35,7 @@ impl Cpu {
         let imm = self.ext_word(bus)?;
         let sr = Self::logic_imm(op, imm, self.sr);
         self.set_sr(sr);
+        self.tell_attention(bus);
         self.idle(8);
         self.refetch(bus)
     }
@@ -52,6 +53,7 @@ impl Cpu {
         }
         let v = self.read_ea(bus, ((op >> 3) & 7) as usize, (op & 7) as usize, 2)?;
         self.set_sr(v as u16);
+        self.tell_attention(bus);
         self.idle(4);
         self.refetch(bus)
     }

@@ -15,11 +15,31 @@ fn size_of_move(op: u16) -> u8 {
 }
 
 impl Cpu {
+    /// [`Cpu::move_`] out of line, taking its own address error (as
+    /// [`Cpu::untraced_instruction`] would, which then sees an `Ok`): the dispatch needs no
+    /// test of a returned `Result` after the most frequent instruction.
+    #[inline(never)]
+    pub(crate) fn move_whole<
+        const SIZE: u8,
+        const SRC_MODE: usize,
+        const DST_MODE: usize,
+        B: Bus,
+    >(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) {
+        if self.move_::<SIZE, SRC_MODE, DST_MODE, B>(bus, op).is_err() {
+            self.abandon(bus);
+        }
+    }
+
     /// MOVE of `SIZE` bytes (1 for line 1, 2 for line 3, 4 for line 2) from source mode
     /// `SRC_MODE` to destination mode `DST_MODE` (0 Dn, 3 (An)+, or 8: the others, read from
     /// the opcode): one copy per combination the decode table tells apart, so the masks, the
     /// size tests and the addressing-mode matches fold away in the most frequent instruction,
     /// and a copy to a register saves and restores few host registers.
+    #[inline(always)]
     pub(crate) fn move_<const SIZE: u8, const SRC_MODE: usize, const DST_MODE: usize, B: Bus>(
         &mut self,
         bus: &mut B,
@@ -178,6 +198,9 @@ impl Cpu {
     }
 
     /// LEA with addressing mode `MODE` (one copy per control mode, from the decode table).
+    // Out of line: inlined into the console's instruction loop it costs more than the call
+    // (callgrind, cpu9).
+    #[inline(never)]
     pub(crate) fn lea<const MODE: usize, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let mode = MODE;
         let reg = (op & 7) as usize;

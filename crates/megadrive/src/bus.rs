@@ -1308,6 +1308,11 @@ impl m68000::Bus for Bus {
     fn write_byte(&mut self, addr: u32, value: u8, _fc: m68000::FunctionCode, cycle: u64) {
         self.write_u8_at(addr, value, Some(cycle))
     }
+    // The CPU's loop tests the attention flag only after a look (`machine::run_ours`).
+    #[inline]
+    fn attention_raised(&mut self) {
+        self.sys.look_at = 0;
+    }
     // TAS keeps its write-back (the trait's default), as the console has with `m68k` and the
     // Genesis Plus GX 1.7 results were verified with; the real bus arbiter drops it (Gargoyles).
     fn interrupt_acknowledge(&mut self, level: u8, _cycle: u64) -> m68000::InterruptAck {

@@ -663,21 +663,44 @@ fn run_ours_loop<const SKIP_IDLE: bool>(
     idle: &mut OursIdle,
 ) -> BoundaryExit {
     loop {
-        match cpu.next_boundary(bus) {
-            m68000::Step::Instruction => {}
-            m68000::Step::Stopped => return BoundaryExit::Stopped,
-            m68000::Step::Interrupt => {
-                // Out of line, so the instruction path below knows it ended an instruction.
-                if let Some(exit) =
-                    interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
-                {
-                    return exit;
-                }
-                continue;
+        if cpu.attention() {
+            if let Some(exit) =
+                attended_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
+            {
+                return exit;
             }
+            continue;
         }
-        if let Some(exit) = boundary::<SKIP_IDLE>(cpu, bus, target, false, idle) {
+        // Until the next look only an instruction can raise the CPU's attention flag (the
+        // interrupt level is set at a look), and one that does asks for a look
+        // (`Bus::attention_raised`): so the instructions up to it need no test of the flag.
+        while {
+            cpu.unattended_instruction(bus);
+            !pass_boundary::<SKIP_IDLE>(cpu, bus, target, false, idle)
+        } {}
+        if let Some(exit) = look::<SKIP_IDLE>(cpu, bus, target) {
             return exit;
+        }
+    }
+}
+
+/// The boundary when the CPU's attention flag is up (an interrupt to take, a traced
+/// instruction, a stopped or halted CPU), with the scheduler's boundary work after it. Out of
+/// line, so the instruction path is one copy of the dispatch.
+#[cold]
+#[inline(never)]
+fn attended_boundary<const SKIP_IDLE: bool>(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    interrupt_clocks: Option<u32>,
+    idle: &mut OursIdle,
+) -> Option<BoundaryExit> {
+    match cpu.attended_boundary(bus) {
+        m68000::Step::Instruction => boundary::<SKIP_IDLE>(cpu, bus, target, false, idle),
+        m68000::Step::Stopped => Some(BoundaryExit::Stopped),
+        m68000::Step::Interrupt => {
+            interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
         }
     }
 }
@@ -718,6 +741,21 @@ fn boundary<const SKIP_IDLE: bool>(
     interrupt: bool,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
+    if pass_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt, idle) {
+        return look::<SKIP_IDLE>(cpu, bus, target);
+    }
+    None
+}
+
+/// [`boundary`] but the look: whether one is due.
+#[inline(always)]
+fn pass_boundary<const SKIP_IDLE: bool>(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    interrupt: bool,
+    idle: &mut OursIdle,
+) -> bool {
     let pc = cpu.instruction_pc();
     let from = std::mem::replace(&mut bus.sys.pc, pc);
     // A loop's passes end in a backward branch to its start: only then is the CPU back at
@@ -749,10 +787,7 @@ fn boundary<const SKIP_IDLE: bool>(
     // Where the next instruction's accesses count from (the lazily kept clock, and
     // `Bus::access_time`, the hardware profile's own bus cycles).
     bus.sys.instruction_clock = cycles;
-    if cycles >= bus.sys.look_at {
-        return look::<SKIP_IDLE>(cpu, bus, target);
-    }
-    None
+    cycles >= bus.sys.look_at
 }
 
 /// The CPU is back at the idle-loop candidate: the pass since it was last there touched
