@@ -1153,10 +1153,10 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     z80.fast_forward(view, t_until);
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
-        if INT_RELEASED {
-            z80.step_int_released(view);
-        } else {
-            z80.step(view);
+        // Most instructions cannot jump, and the core says so at compile time in their
+        // bodies: PC is compared only after one that may have.
+        if !z80.step_may_branch::<INT_RELEASED, _>(view) {
+            continue;
         }
         let pc = z80.regs.pc;
         if pc > from || z80.pending_prefix != 0 {

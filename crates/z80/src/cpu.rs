@@ -115,6 +115,20 @@ impl Z80 {
     #[inline(always)]
     fn step_with<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> u32 {
         let start = self.t_states;
+        self.step_may_branch::<INT_RELEASED, B>(bus);
+        (self.t_states - start) as u32
+    }
+
+    /// [`Z80::step`] (`INT_RELEASED` false) or [`Z80::step_int_released`] (true, with the
+    /// same precondition), telling whether PC may have gone anywhere but past the
+    /// instruction: false after an unprefixed instruction that cannot jump (most of them,
+    /// known at compile time in each opcode's body), true after a jump, call, return, RST,
+    /// a prefixed instruction (block repeats, RETN, `JP (IX)`), an interrupt or a HALT cycle.
+    /// A caller that looks for backward jumps (the console's idle-loop detection) then
+    /// compares PC only where one can have happened.
+    #[inline(always)]
+    pub fn step_may_branch<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> bool {
+        debug_assert!(!INT_RELEASED || (!self.irq_line && !self.nmi_pending));
         // One test for the rare cases (a prefix chain's next opcode, an interrupt to accept,
         // a HALT cycle), which run out of line.
         let special = if INT_RELEASED {
@@ -126,7 +140,7 @@ impl Z80 {
         };
         if special != 0 {
             self.step_special(bus);
-            return (self.t_states - start) as u32;
+            return true;
         }
         self.after_ei = false;
         self.after_ld_a_ir = false;
@@ -134,8 +148,7 @@ impl Z80 {
         // CCF read the Q the instruction started with.
         let q = std::mem::take(&mut self.regs.q);
         let op = self.fetch_opcode(bus);
-        self.exec_base::<0, B>(bus, op, q);
-        (self.t_states - start) as u32
+        self.exec_base::<0, B>(bus, op, q)
     }
 
     /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,

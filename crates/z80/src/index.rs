@@ -189,8 +189,12 @@ impl Z80 {
     fn exec_prefixed_rest<B: Bus>(&mut self, bus: &mut B, prefix: u8, op: u8, q: u8) {
         match (prefix, op) {
             (_, 0xDD | 0xFD) => self.pending_prefix = op,
-            (0xDD, _) => self.exec_base::<IX, B>(bus, op, q),
-            _ => self.exec_base::<IY, B>(bus, op, q),
+            (0xDD, _) => {
+                self.exec_base::<IX, B>(bus, op, q);
+            }
+            _ => {
+                self.exec_base::<IY, B>(bus, op, q);
+            }
         }
     }
 }
