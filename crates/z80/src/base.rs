@@ -364,8 +364,17 @@ impl Z80 {
                 r.set_hl(r.hl_);
                 (r.bc_, r.de_, r.hl_) = (bc, de, hl);
             }
-            0xDD => self.exec_prefixed(bus, 0xDD, q),
-            0xFD => self.exec_prefixed(bus, 0xFD, q),
+            // DD/FD: `ADD A,(I+d)`, the most frequent prefixed instruction (Sonic 2's driver
+            // decodes each DAC nybble with `ADD A,(IY+d)`, two a sample pair), runs here in
+            // the step loop; the others through the out-of-line prefixed decoder.
+            0xDD | 0xFD => {
+                let op = self.fetch_opcode(bus);
+                if op == 0x86 {
+                    self.alu_indexed::<0x86, B>(bus, OP);
+                } else {
+                    self.exec_prefixed_op(bus, OP, op, q);
+                }
+            }
             0xED => {
                 let op = self.fetch_opcode(bus);
                 self.exec_ed(bus, op);
