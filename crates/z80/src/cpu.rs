@@ -129,21 +129,28 @@ impl Z80 {
     #[inline(always)]
     pub fn step_may_branch<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> bool {
         debug_assert!(!INT_RELEASED || (!self.irq_line && !self.nmi_pending));
-        // One test for the rare cases (a prefix chain's next opcode, an interrupt to accept,
-        // a HALT cycle), which run out of line.
+        // One test for the rare cases, which run out of line: a prefix chain's next opcode,
+        // an interrupt to accept, a HALT cycle, or an instruction right after EI or LD A,I/R
+        // (which clears their marks, so the common step need not store them). The four
+        // bytes are read as one word where the compiler can.
         let special = if INT_RELEASED {
-            self.halted as u8 | self.pending_prefix
+            u32::from_le_bytes([
+                self.halted as u8,
+                self.after_ei as u8,
+                self.after_ld_a_ir as u8,
+                self.pending_prefix,
+            ])
         } else {
-            (self.nmi_pending | (self.irq_line & self.regs.iff1 & !self.after_ei) | self.halted)
-                as u8
-                | self.pending_prefix
+            (self.nmi_pending
+                | (self.irq_line & self.regs.iff1)
+                | self.halted
+                | self.after_ei
+                | self.after_ld_a_ir) as u32
+                | self.pending_prefix as u32
         };
         if special != 0 {
-            self.step_special(bus);
-            return true;
+            return self.step_special(bus);
         }
-        self.after_ei = false;
-        self.after_ld_a_ir = false;
         // Q holds F only if this instruction produces flags (`set_f` stores both); SCF and
         // CCF read the Q the instruction started with.
         let q = std::mem::take(&mut self.regs.q);
@@ -153,9 +160,10 @@ impl Z80 {
 
     /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,
     /// as on the chip), or else runs an NMI, an interrupt or a HALT cycle, in that order of
-    /// priority, instead of an instruction.
+    /// priority, instead of an instruction; or else the instruction after EI or LD A,I/R.
+    /// Returns what [`Z80::step_may_branch`] does.
     #[inline(never)]
-    fn step_special<B: Bus>(&mut self, bus: &mut B) {
+    fn step_special<B: Bus>(&mut self, bus: &mut B) -> bool {
         if self.pending_prefix != 0 {
             self.after_ei = false;
             self.after_ld_a_ir = false;
@@ -166,9 +174,16 @@ impl Z80 {
             self.accept_nmi(bus);
         } else if self.irq_line && self.regs.iff1 && !self.after_ei {
             self.accept_irq(bus);
-        } else {
+        } else if self.halted {
             self.halt_cycle(bus);
+        } else {
+            self.after_ei = false;
+            self.after_ld_a_ir = false;
+            let q = std::mem::take(&mut self.regs.q);
+            let op = self.fetch_opcode(bus);
+            return self.exec_base::<0, B>(bus, op, q);
         }
+        true
     }
 
     /// Step until the T-state counter reaches `until_t` (it may overshoot by one instruction).
