@@ -1433,10 +1433,22 @@ impl System {
         }
     }
 
-    /// Writes above the Z80's own RAM (out of line, as for reads).
+    /// Writes above the Z80's own RAM (out of line, as for reads). The YM2612's address
+    /// ports first, in a path small enough to need no saved registers in headless (no call
+    /// log): Sonic 2's driver selects the DAC register before each sample byte.
     #[inline(never)]
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
         let now = self.z80_mclk(t);
+        if addr & 0xE001 == 0x4000 {
+            self.ym.write(addr as u32 & 2, value, now);
+            return;
+        }
+        self.z80_write_hardware(addr, value, now);
+    }
+
+    /// [`System::z80_write_outside_ram`] past the YM2612's address ports.
+    #[inline(never)]
+    fn z80_write_hardware(&mut self, addr: u16, value: u8, now: u64) {
         match addr {
             0x0000..=0x3FFF => self.zbus.write_ram(addr as usize, value),
             0x4000..=0x5FFF => self.ym.write(addr as u32 & 3, value, now),
