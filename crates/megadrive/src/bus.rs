@@ -1434,13 +1434,19 @@ impl System {
     }
 
     /// Writes above the Z80's own RAM (out of line, as for reads). The YM2612's address
-    /// ports first, in a path small enough to need no saved registers in headless (no call
-    /// log): Sonic 2's driver selects the DAC register before each sample byte.
+    /// ports first, then its DAC byte in headless, in a path small enough to need no saved
+    /// registers (no call log): Sonic 2's driver selects the DAC register before each sample
+    /// byte and writes the byte.
     #[inline(never)]
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
         let now = self.z80_mclk(t);
         if addr & 0xE001 == 0x4000 {
             self.ym.write(addr as u32 & 2, value, now);
+            return;
+        }
+        // Its data port with the DAC selected (each sample byte), while no sample is
+        // synthesised and the timers are stopped: the chip's clock, busy flag and register.
+        if addr & 0xE003 == 0x4001 && self.ym.write_dac_quiet(value, now) {
             return;
         }
         self.z80_write_hardware(addr, value, now);
