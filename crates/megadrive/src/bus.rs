@@ -1153,10 +1153,10 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     z80.fast_forward(view, t_until);
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
-        if INT_RELEASED {
-            z80.step_int_released(view);
-        } else {
-            z80.step(view);
+        // Most instructions cannot jump, and the core says so at compile time in their
+        // bodies: PC is compared only after one that may have.
+        if !z80.step_may_branch::<INT_RELEASED, _>(view) {
+            continue;
         }
         let pc = z80.regs.pc;
         if pc > from || z80.pending_prefix != 0 {
@@ -1438,10 +1438,28 @@ impl System {
         }
     }
 
-    /// Writes above the Z80's own RAM (out of line, as for reads).
+    /// Writes above the Z80's own RAM (out of line, as for reads). The YM2612's address
+    /// ports first, then its DAC byte in headless, in a path small enough to need no saved
+    /// registers (no call log): Sonic 2's driver selects the DAC register before each sample
+    /// byte and writes the byte.
     #[inline(never)]
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
         let now = self.z80_mclk(t);
+        if addr & 0xE001 == 0x4000 {
+            self.ym.write(addr as u32 & 2, value, now);
+            return;
+        }
+        // Its data port with the DAC selected (each sample byte), while no sample is
+        // synthesised and the timers are stopped: the chip's clock, busy flag and register.
+        if addr & 0xE003 == 0x4001 && self.ym.write_dac_quiet(value, now) {
+            return;
+        }
+        self.z80_write_hardware(addr, value, now);
+    }
+
+    /// [`System::z80_write_outside_ram`] past the YM2612's address ports.
+    #[inline(never)]
+    fn z80_write_hardware(&mut self, addr: u16, value: u8, now: u64) {
         match addr {
             0x0000..=0x3FFF => self.zbus.write_ram(addr as usize, value),
             0x4000..=0x5FFF => self.ym.write(addr as u32 & 3, value, now),

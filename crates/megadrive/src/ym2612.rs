@@ -408,11 +408,29 @@ impl Ym2612 {
     /// run out of line.
     #[inline(always)]
     pub fn write(&mut self, port: u32, value: u8, now: u64) {
+        if self.calls.on {
+            // Out of line, so the inline paths make no call and save no registers.
+            self.write_logged(port, value, now);
+            return;
+        }
+        self.write_unlogged(port, value, now);
+    }
+
+    /// [`Ym2612::write`] while the calls are logged for the sound thread.
+    #[cold]
+    #[inline(never)]
+    fn write_logged(&mut self, port: u32, value: u8, now: u64) {
         self.calls.push(YmCall::Write {
             port: (port & 3) as u8,
             value,
             at: now,
         });
+        self.write_unlogged(port, value, now);
+    }
+
+    /// [`Ym2612::write`] past the call log.
+    #[inline(always)]
+    fn write_unlogged(&mut self, port: u32, value: u8, now: u64) {
         let part = ((port >> 1) & 1) as usize;
         if port & 1 == 0 {
             self.address[part] = value;
@@ -1148,7 +1166,7 @@ pub fn eg_increment(rate: u32, counter: u16) -> u32 {
 /// from `period` as often as needed).
 /// When the busy flag a data write at `now` raises falls again.
 #[inline(always)]
-fn busy_until(now: u64) -> u64 {
+pub(crate) fn busy_until(now: u64) -> u64 {
     (now.div_ceil(MCLK_PER_FM_CLOCK) + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK
 }
 

@@ -22,7 +22,7 @@
 //! catch up first.
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::ym2612::Ym2612;
+use crate::ym2612::{Ym2612, busy_until};
 use crate::ym2612_dac as dac;
 
 /// Logged writes before a catch-up is forced (a span of a few lines holds about 30).
@@ -70,6 +70,32 @@ impl Ym2612 {
             return;
         }
         self.dac_log.push((at, value));
+    }
+
+    /// [`Ym2612::write`] to the data port of part I with $2A selected (a DAC sample), when
+    /// only the clock moves: no synthesis (headless), no call log, both timers stopped and
+    /// nothing logged. Then the write is the busy flag, the register, the sample clock and
+    /// the byte, the same as through `write`; returns false, having done nothing, otherwise.
+    /// Inline in the Z80's write path: Sonic 2's `zWriteToDAC` makes a third of its writes
+    /// outside its own RAM here.
+    #[inline(always)]
+    pub(crate) fn write_dac_quiet(&mut self, value: u8, now: u64) -> bool {
+        if self.address[0] != 0x2A
+            || self.render
+            || self.calls.on
+            || self.mode & 3 != 0
+            || !self.dac_log.is_empty()
+        {
+            return false;
+        }
+        self.busy_until = busy_until(now);
+        self.regs[0x2A] = value;
+        if now > self.synced_to {
+            let samples = (now - self.synced_to).div_ceil(MCLK_PER_FM_SAMPLE);
+            self.synced_to += samples * MCLK_PER_FM_SAMPLE;
+        }
+        self.dac_rendered = value;
+        true
     }
 
     /// A copy with the logged DAC writes synthesised, caught up to the last one's boundary:

@@ -5,6 +5,19 @@ use crate::cpu::Z80;
 use crate::index::HL;
 use crate::registers::*;
 
+/// Whether unprefixed opcode `op` may leave PC anywhere but just past itself: the jumps,
+/// calls, returns and RSTs, and the prefixes (whose instructions include block repeats, RETN
+/// and `JP (IX)`). HALT is listed too, as its own cycles are stepped at the same PC.
+const fn may_branch(op: u8) -> bool {
+    match op {
+        0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0x76 => true,
+        0xC3 | 0xC9 | 0xCD | 0xE9 | 0xCB | 0xDD | 0xED | 0xFD => true,
+        // RET cc, JP cc, CALL cc, RST p.
+        0xC0..=0xFF => matches!(op & 7, 0 | 2 | 4 | 7),
+        _ => false,
+    }
+}
+
 impl Z80 {
     /// Condition code 0..7: NZ Z NC C PO PE P M.
     #[inline(always)]
@@ -35,12 +48,18 @@ impl Z80 {
     /// encode are resolved at compile time instead of by further jumps at run time (and rustc
     /// lowers a match on constants only to one jump table, where the range patterns of the
     /// shared bodies split it in two behind a compare chain).
+    ///
+    /// Returns whether the opcode may move PC anywhere but past itself ([`may_branch`]), a
+    /// constant in each arm.
     #[inline(always)]
-    pub(crate) fn exec_base<const IDX: u8, B: Bus>(&mut self, bus: &mut B, op: u8, q: u8) {
+    pub(crate) fn exec_base<const IDX: u8, B: Bus>(&mut self, bus: &mut B, op: u8, q: u8) -> bool {
         macro_rules! dispatch {
             ($cpu:ident, $bus:ident, $op:ident, $q:ident; $($n:literal)*) => {
                 match $op {
-                    $($n => $cpu.exec_op::<$n, IDX, B>($bus, $q),)*
+                    $($n => {
+                        $cpu.exec_op::<$n, IDX, B>($bus, $q);
+                        const { may_branch($n) }
+                    })*
                 }
             };
         }
@@ -345,8 +364,17 @@ impl Z80 {
                 r.set_hl(r.hl_);
                 (r.bc_, r.de_, r.hl_) = (bc, de, hl);
             }
-            0xDD => self.exec_prefixed(bus, 0xDD, q),
-            0xFD => self.exec_prefixed(bus, 0xFD, q),
+            // DD/FD: `ADD A,(I+d)`, the most frequent prefixed instruction (Sonic 2's driver
+            // decodes each DAC nybble with `ADD A,(IY+d)`, two a sample pair), runs here in
+            // the step loop; the others through the out-of-line prefixed decoder.
+            0xDD | 0xFD => {
+                let op = self.fetch_opcode(bus);
+                if op == 0x86 {
+                    self.alu_indexed::<0x86, B>(bus, OP);
+                } else {
+                    self.exec_prefixed_op(bus, OP, op, q);
+                }
+            }
             0xED => {
                 let op = self.fetch_opcode(bus);
                 self.exec_ed(bus, op);

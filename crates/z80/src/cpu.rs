@@ -115,34 +115,55 @@ impl Z80 {
     #[inline(always)]
     fn step_with<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> u32 {
         let start = self.t_states;
-        // One test for the rare cases (a prefix chain's next opcode, an interrupt to accept,
-        // a HALT cycle), which run out of line.
+        self.step_may_branch::<INT_RELEASED, B>(bus);
+        (self.t_states - start) as u32
+    }
+
+    /// [`Z80::step`] (`INT_RELEASED` false) or [`Z80::step_int_released`] (true, with the
+    /// same precondition), telling whether PC may have gone anywhere but past the
+    /// instruction: false after an unprefixed instruction that cannot jump (most of them,
+    /// known at compile time in each opcode's body), true after a jump, call, return, RST,
+    /// a prefixed instruction (block repeats, RETN, `JP (IX)`), an interrupt or a HALT cycle.
+    /// A caller that looks for backward jumps (the console's idle-loop detection) then
+    /// compares PC only where one can have happened.
+    #[inline(always)]
+    pub fn step_may_branch<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> bool {
+        debug_assert!(!INT_RELEASED || (!self.irq_line && !self.nmi_pending));
+        // One test for the rare cases, which run out of line: a prefix chain's next opcode,
+        // an interrupt to accept, a HALT cycle, or an instruction right after EI or LD A,I/R
+        // (which clears their marks, so the common step need not store them). The four
+        // bytes are read as one word where the compiler can.
         let special = if INT_RELEASED {
-            self.halted as u8 | self.pending_prefix
+            u32::from_le_bytes([
+                self.halted as u8,
+                self.after_ei as u8,
+                self.after_ld_a_ir as u8,
+                self.pending_prefix,
+            ])
         } else {
-            (self.nmi_pending | (self.irq_line & self.regs.iff1 & !self.after_ei) | self.halted)
-                as u8
-                | self.pending_prefix
+            (self.nmi_pending
+                | (self.irq_line & self.regs.iff1)
+                | self.halted
+                | self.after_ei
+                | self.after_ld_a_ir) as u32
+                | self.pending_prefix as u32
         };
         if special != 0 {
-            self.step_special(bus);
-            return (self.t_states - start) as u32;
+            return self.step_special(bus);
         }
-        self.after_ei = false;
-        self.after_ld_a_ir = false;
         // Q holds F only if this instruction produces flags (`set_f` stores both); SCF and
         // CCF read the Q the instruction started with.
         let q = std::mem::take(&mut self.regs.q);
         let op = self.fetch_opcode(bus);
-        self.exec_base::<0, B>(bus, op, q);
-        (self.t_states - start) as u32
+        self.exec_base::<0, B>(bus, op, q)
     }
 
     /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,
     /// as on the chip), or else runs an NMI, an interrupt or a HALT cycle, in that order of
-    /// priority, instead of an instruction.
+    /// priority, instead of an instruction; or else the instruction after EI or LD A,I/R.
+    /// Returns what [`Z80::step_may_branch`] does.
     #[inline(never)]
-    fn step_special<B: Bus>(&mut self, bus: &mut B) {
+    fn step_special<B: Bus>(&mut self, bus: &mut B) -> bool {
         if self.pending_prefix != 0 {
             self.after_ei = false;
             self.after_ld_a_ir = false;
@@ -153,9 +174,16 @@ impl Z80 {
             self.accept_nmi(bus);
         } else if self.irq_line && self.regs.iff1 && !self.after_ei {
             self.accept_irq(bus);
-        } else {
+        } else if self.halted {
             self.halt_cycle(bus);
+        } else {
+            self.after_ei = false;
+            self.after_ld_a_ir = false;
+            let q = std::mem::take(&mut self.regs.q);
+            let op = self.fetch_opcode(bus);
+            return self.exec_base::<0, B>(bus, op, q);
         }
+        true
     }
 
     /// Step until the T-state counter reaches `until_t` (it may overshoot by one instruction).

@@ -148,9 +148,16 @@ impl Z80 {
     /// only those four bytes and writes nothing until an interrupt is accepted.
     #[inline(always)]
     fn waits_for_zero<B: Bus>(&self, bus: &B, start: u16, entry: u64) -> bool {
-        let (Some(ld @ 0x78..=0x7D), Some(or @ 0xB0..=0xB5)) =
-            (bus.peek(start), bus.peek(start.wrapping_add(1)))
-        else {
+        let Some(ld @ 0x78..=0x7D) = bus.peek(start) else {
+            return false;
+        };
+        // The loaded register before the rest of the code: where it is not zero the loop
+        // ends, decided with one byte read (most arrivals at Sonic 2's `zWaitLoop` after a
+        // backward jump find D or E not zero: a sample to play).
+        if self.reg8::<0>(ld & 7) != 0 {
+            return false;
+        }
+        let Some(or @ 0xB0..=0xB5) = bus.peek(start.wrapping_add(1)) else {
             return false;
         };
         // Entered at the OR, A is what it ORs; entered at the JR, Z decides.
@@ -160,7 +167,7 @@ impl Z80 {
             _ => self.regs.f & ZF != 0,
         };
         goes_on
-            && self.reg8::<0>(ld & 7) | self.reg8::<0>(or & 7) == 0
+            && self.reg8::<0>(or & 7) == 0
             && bus.peek(start.wrapping_add(2)) == Some(0x28)
             && bus.peek(start.wrapping_add(3)) == Some(0xFC)
     }

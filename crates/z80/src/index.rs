@@ -110,9 +110,15 @@ impl Z80 {
     /// function small enough to be cheap to enter; the rest in [`Z80::exec_prefixed_rest`],
     /// whose two copies of the whole decoder made every call save and restore the registers
     /// they use. Each form does what `exec_base::<IX|IY>` does for it, in the same order.
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, prefix: u8, q: u8) {
         let op = self.fetch_opcode(bus);
+        self.exec_prefixed_op(bus, prefix, op, q);
+    }
+
+    /// [`Z80::exec_prefixed`] once the opcode after the prefix is fetched.
+    #[inline(never)]
+    pub(crate) fn exec_prefixed_op<B: Bus>(&mut self, bus: &mut B, prefix: u8, op: u8, q: u8) {
         match op {
             // ALU A,(I+d), LD r,(I+d) (r the real H or L) and LD (I+d),r (0x76 is HALT):
             // one arm per opcode, so the register and the operation fold at compile time.
@@ -147,7 +153,7 @@ impl Z80 {
 
     /// ALU A,(I+d) of opcode `OP`.
     #[inline(always)]
-    fn alu_indexed<const OP: u8, B: Bus>(&mut self, bus: &mut B, prefix: u8) {
+    pub(crate) fn alu_indexed<const OP: u8, B: Bus>(&mut self, bus: &mut B, prefix: u8) {
         let addr = self.indexed_operand(bus, prefix);
         let v = self.read(bus, addr);
         self.alu_op(OP, v);
@@ -189,8 +195,12 @@ impl Z80 {
     fn exec_prefixed_rest<B: Bus>(&mut self, bus: &mut B, prefix: u8, op: u8, q: u8) {
         match (prefix, op) {
             (_, 0xDD | 0xFD) => self.pending_prefix = op,
-            (0xDD, _) => self.exec_base::<IX, B>(bus, op, q),
-            _ => self.exec_base::<IY, B>(bus, op, q),
+            (0xDD, _) => {
+                self.exec_base::<IX, B>(bus, op, q);
+            }
+            _ => {
+                self.exec_base::<IY, B>(bus, op, q);
+            }
         }
     }
 }
