@@ -17,15 +17,25 @@ macro_rules! sized {
 }
 
 /// As `sized!`, also monomorphic in the operation `$k` (the ALU's 0 OR, 1 AND, 2 SUB, 3 ADD,
-/// 4 EOR; ADDQ or SUBQ and where to; a shift's operation and direction).
-macro_rules! sized_kind {
-    ($cpu:ident . $f:ident :: <$($k:tt),*> ($bus:ident, $op:ident)) => {
+/// 4 EOR; ADDQ or SUBQ and where to; a shift's operation and direction), for a handler that
+/// takes its own address error (`crate::whole`).
+macro_rules! sized_whole {
+    ($cpu:ident . $f:ident :: <$($k:tt),*> ($bus:ident, $op:ident)) => {{
         match ($op >> 6) & 3 {
             0 => $cpu.$f::<1, $($k,)* B>($bus, $op),
             1 => $cpu.$f::<2, $($k,)* B>($bus, $op),
             _ => $cpu.$f::<4, $($k,)* B>($bus, $op),
         }
-    };
+        Ok(())
+    }};
+}
+
+/// A handler that takes its own address error (`crate::whole`), as the arm's `Ok`.
+macro_rules! whole {
+    ($e:expr) => {{
+        $e;
+        Ok(())
+    }};
 }
 
 #[inline(always)]
@@ -36,318 +46,102 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::LineF => cpu.illegal(bus, 11),
         Op::OriCcr | Op::AndiCcr | Op::EoriCcr => cpu.logic_to_ccr(bus, op),
         Op::OriSr | Op::AndiSr | Op::EoriSr => cpu.logic_to_sr(bus, op),
-        Op::Ori => sized_kind!(cpu.arith_imm::<0, false>(bus, op)),
-        Op::Andi => sized_kind!(cpu.arith_imm::<1, false>(bus, op)),
-        Op::Subi => sized_kind!(cpu.arith_imm::<2, false>(bus, op)),
-        Op::Addi => sized_kind!(cpu.arith_imm::<3, false>(bus, op)),
-        Op::Eori => sized_kind!(cpu.arith_imm::<4, false>(bus, op)),
-        Op::Cmpi => sized_kind!(cpu.cmpi::<false>(bus, op)),
-        Op::OriDn => sized_kind!(cpu.arith_imm::<0, true>(bus, op)),
-        Op::AndiDn => sized_kind!(cpu.arith_imm::<1, true>(bus, op)),
-        Op::SubiDn => sized_kind!(cpu.arith_imm::<2, true>(bus, op)),
-        Op::AddiDn => sized_kind!(cpu.arith_imm::<3, true>(bus, op)),
-        Op::EoriDn => sized_kind!(cpu.arith_imm::<4, true>(bus, op)),
-        Op::CmpiDn => sized_kind!(cpu.cmpi::<true>(bus, op)),
+        Op::Ori => sized_whole!(cpu.arith_imm_whole::<0, false>(bus, op)),
+        Op::Andi => sized_whole!(cpu.arith_imm_whole::<1, false>(bus, op)),
+        Op::Subi => sized_whole!(cpu.arith_imm_whole::<2, false>(bus, op)),
+        Op::Addi => sized_whole!(cpu.arith_imm_whole::<3, false>(bus, op)),
+        Op::Eori => sized_whole!(cpu.arith_imm_whole::<4, false>(bus, op)),
+        Op::Cmpi => sized_whole!(cpu.cmpi_whole::<false>(bus, op)),
+        Op::OriDn => sized_whole!(cpu.arith_imm_whole::<0, true>(bus, op)),
+        Op::AndiDn => sized_whole!(cpu.arith_imm_whole::<1, true>(bus, op)),
+        Op::SubiDn => sized_whole!(cpu.arith_imm_whole::<2, true>(bus, op)),
+        Op::AddiDn => sized_whole!(cpu.arith_imm_whole::<3, true>(bus, op)),
+        Op::EoriDn => sized_whole!(cpu.arith_imm_whole::<4, true>(bus, op)),
+        Op::CmpiDn => sized_whole!(cpu.cmpi_whole::<true>(bus, op)),
         Op::BitDyn => cpu.bit_op(bus, op, false),
         Op::BitImm => cpu.bit_op(bus, op, true),
         Op::Movep => cpu.movep(bus, op),
-        Op::MoveB0 => {
-            cpu.move_whole::<1, 0, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB1 => {
-            cpu.move_whole::<1, 1, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB2 => {
-            cpu.move_whole::<1, 2, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB3 => {
-            cpu.move_whole::<1, 3, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB4 => {
-            cpu.move_whole::<1, 4, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB5 => {
-            cpu.move_whole::<1, 5, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB6 => {
-            cpu.move_whole::<1, 6, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB7 => {
-            cpu.move_whole::<1, 7, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW0 => {
-            cpu.move_whole::<2, 0, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW1 => {
-            cpu.move_whole::<2, 1, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW2 => {
-            cpu.move_whole::<2, 2, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW3 => {
-            cpu.move_whole::<2, 3, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW4 => {
-            cpu.move_whole::<2, 4, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW5 => {
-            cpu.move_whole::<2, 5, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW6 => {
-            cpu.move_whole::<2, 6, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW7 => {
-            cpu.move_whole::<2, 7, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL0 => {
-            cpu.move_whole::<4, 0, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL1 => {
-            cpu.move_whole::<4, 1, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL2 => {
-            cpu.move_whole::<4, 2, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL3 => {
-            cpu.move_whole::<4, 3, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL4 => {
-            cpu.move_whole::<4, 4, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL5 => {
-            cpu.move_whole::<4, 5, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL6 => {
-            cpu.move_whole::<4, 6, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL7 => {
-            cpu.move_whole::<4, 7, 8, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB0ToD => {
-            cpu.move_whole::<1, 0, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB1ToD => {
-            cpu.move_whole::<1, 1, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB2ToD => {
-            cpu.move_whole::<1, 2, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB3ToD => {
-            cpu.move_whole::<1, 3, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB4ToD => {
-            cpu.move_whole::<1, 4, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB5ToD => {
-            cpu.move_whole::<1, 5, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB6ToD => {
-            cpu.move_whole::<1, 6, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB7ToD => {
-            cpu.move_whole::<1, 7, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW0ToD => {
-            cpu.move_whole::<2, 0, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW1ToD => {
-            cpu.move_whole::<2, 1, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW2ToD => {
-            cpu.move_whole::<2, 2, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW3ToD => {
-            cpu.move_whole::<2, 3, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW4ToD => {
-            cpu.move_whole::<2, 4, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW5ToD => {
-            cpu.move_whole::<2, 5, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW6ToD => {
-            cpu.move_whole::<2, 6, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW7ToD => {
-            cpu.move_whole::<2, 7, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL0ToD => {
-            cpu.move_whole::<4, 0, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL1ToD => {
-            cpu.move_whole::<4, 1, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL2ToD => {
-            cpu.move_whole::<4, 2, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL3ToD => {
-            cpu.move_whole::<4, 3, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL4ToD => {
-            cpu.move_whole::<4, 4, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL5ToD => {
-            cpu.move_whole::<4, 5, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL6ToD => {
-            cpu.move_whole::<4, 6, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL7ToD => {
-            cpu.move_whole::<4, 7, 0, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB0ToInc => {
-            cpu.move_whole::<1, 0, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB1ToInc => {
-            cpu.move_whole::<1, 1, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB2ToInc => {
-            cpu.move_whole::<1, 2, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB3ToInc => {
-            cpu.move_whole::<1, 3, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB4ToInc => {
-            cpu.move_whole::<1, 4, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB5ToInc => {
-            cpu.move_whole::<1, 5, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB6ToInc => {
-            cpu.move_whole::<1, 6, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveB7ToInc => {
-            cpu.move_whole::<1, 7, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW0ToInc => {
-            cpu.move_whole::<2, 0, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW1ToInc => {
-            cpu.move_whole::<2, 1, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW2ToInc => {
-            cpu.move_whole::<2, 2, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW3ToInc => {
-            cpu.move_whole::<2, 3, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW4ToInc => {
-            cpu.move_whole::<2, 4, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW5ToInc => {
-            cpu.move_whole::<2, 5, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW6ToInc => {
-            cpu.move_whole::<2, 6, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveW7ToInc => {
-            cpu.move_whole::<2, 7, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL0ToInc => {
-            cpu.move_whole::<4, 0, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL1ToInc => {
-            cpu.move_whole::<4, 1, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL2ToInc => {
-            cpu.move_whole::<4, 2, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL3ToInc => {
-            cpu.move_whole::<4, 3, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL4ToInc => {
-            cpu.move_whole::<4, 4, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL5ToInc => {
-            cpu.move_whole::<4, 5, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL6ToInc => {
-            cpu.move_whole::<4, 6, 3, B>(bus, op);
-            Ok(())
-        }
-        Op::MoveL7ToInc => {
-            cpu.move_whole::<4, 7, 3, B>(bus, op);
-            Ok(())
-        }
+        Op::MoveB0 => whole!(cpu.move_whole::<1, 0, 8, B>(bus, op)),
+        Op::MoveB1 => whole!(cpu.move_whole::<1, 1, 8, B>(bus, op)),
+        Op::MoveB2 => whole!(cpu.move_whole::<1, 2, 8, B>(bus, op)),
+        Op::MoveB3 => whole!(cpu.move_whole::<1, 3, 8, B>(bus, op)),
+        Op::MoveB4 => whole!(cpu.move_whole::<1, 4, 8, B>(bus, op)),
+        Op::MoveB5 => whole!(cpu.move_whole::<1, 5, 8, B>(bus, op)),
+        Op::MoveB6 => whole!(cpu.move_whole::<1, 6, 8, B>(bus, op)),
+        Op::MoveB7 => whole!(cpu.move_whole::<1, 7, 8, B>(bus, op)),
+        Op::MoveW0 => whole!(cpu.move_whole::<2, 0, 8, B>(bus, op)),
+        Op::MoveW1 => whole!(cpu.move_whole::<2, 1, 8, B>(bus, op)),
+        Op::MoveW2 => whole!(cpu.move_whole::<2, 2, 8, B>(bus, op)),
+        Op::MoveW3 => whole!(cpu.move_whole::<2, 3, 8, B>(bus, op)),
+        Op::MoveW4 => whole!(cpu.move_whole::<2, 4, 8, B>(bus, op)),
+        Op::MoveW5 => whole!(cpu.move_whole::<2, 5, 8, B>(bus, op)),
+        Op::MoveW6 => whole!(cpu.move_whole::<2, 6, 8, B>(bus, op)),
+        Op::MoveW7 => whole!(cpu.move_whole::<2, 7, 8, B>(bus, op)),
+        Op::MoveL0 => whole!(cpu.move_whole::<4, 0, 8, B>(bus, op)),
+        Op::MoveL1 => whole!(cpu.move_whole::<4, 1, 8, B>(bus, op)),
+        Op::MoveL2 => whole!(cpu.move_whole::<4, 2, 8, B>(bus, op)),
+        Op::MoveL3 => whole!(cpu.move_whole::<4, 3, 8, B>(bus, op)),
+        Op::MoveL4 => whole!(cpu.move_whole::<4, 4, 8, B>(bus, op)),
+        Op::MoveL5 => whole!(cpu.move_whole::<4, 5, 8, B>(bus, op)),
+        Op::MoveL6 => whole!(cpu.move_whole::<4, 6, 8, B>(bus, op)),
+        Op::MoveL7 => whole!(cpu.move_whole::<4, 7, 8, B>(bus, op)),
+        Op::MoveB0ToD => whole!(cpu.move_whole::<1, 0, 0, B>(bus, op)),
+        Op::MoveB1ToD => whole!(cpu.move_whole::<1, 1, 0, B>(bus, op)),
+        Op::MoveB2ToD => whole!(cpu.move_whole::<1, 2, 0, B>(bus, op)),
+        Op::MoveB3ToD => whole!(cpu.move_whole::<1, 3, 0, B>(bus, op)),
+        Op::MoveB4ToD => whole!(cpu.move_whole::<1, 4, 0, B>(bus, op)),
+        Op::MoveB5ToD => whole!(cpu.move_whole::<1, 5, 0, B>(bus, op)),
+        Op::MoveB6ToD => whole!(cpu.move_whole::<1, 6, 0, B>(bus, op)),
+        Op::MoveB7ToD => whole!(cpu.move_whole::<1, 7, 0, B>(bus, op)),
+        Op::MoveW0ToD => whole!(cpu.move_whole::<2, 0, 0, B>(bus, op)),
+        Op::MoveW1ToD => whole!(cpu.move_whole::<2, 1, 0, B>(bus, op)),
+        Op::MoveW2ToD => whole!(cpu.move_whole::<2, 2, 0, B>(bus, op)),
+        Op::MoveW3ToD => whole!(cpu.move_whole::<2, 3, 0, B>(bus, op)),
+        Op::MoveW4ToD => whole!(cpu.move_whole::<2, 4, 0, B>(bus, op)),
+        Op::MoveW5ToD => whole!(cpu.move_whole::<2, 5, 0, B>(bus, op)),
+        Op::MoveW6ToD => whole!(cpu.move_whole::<2, 6, 0, B>(bus, op)),
+        Op::MoveW7ToD => whole!(cpu.move_whole::<2, 7, 0, B>(bus, op)),
+        Op::MoveL0ToD => whole!(cpu.move_whole::<4, 0, 0, B>(bus, op)),
+        Op::MoveL1ToD => whole!(cpu.move_whole::<4, 1, 0, B>(bus, op)),
+        Op::MoveL2ToD => whole!(cpu.move_whole::<4, 2, 0, B>(bus, op)),
+        Op::MoveL3ToD => whole!(cpu.move_whole::<4, 3, 0, B>(bus, op)),
+        Op::MoveL4ToD => whole!(cpu.move_whole::<4, 4, 0, B>(bus, op)),
+        Op::MoveL5ToD => whole!(cpu.move_whole::<4, 5, 0, B>(bus, op)),
+        Op::MoveL6ToD => whole!(cpu.move_whole::<4, 6, 0, B>(bus, op)),
+        Op::MoveL7ToD => whole!(cpu.move_whole::<4, 7, 0, B>(bus, op)),
+        Op::MoveB0ToInc => whole!(cpu.move_whole::<1, 0, 3, B>(bus, op)),
+        Op::MoveB1ToInc => whole!(cpu.move_whole::<1, 1, 3, B>(bus, op)),
+        Op::MoveB2ToInc => whole!(cpu.move_whole::<1, 2, 3, B>(bus, op)),
+        Op::MoveB3ToInc => whole!(cpu.move_whole::<1, 3, 3, B>(bus, op)),
+        Op::MoveB4ToInc => whole!(cpu.move_whole::<1, 4, 3, B>(bus, op)),
+        Op::MoveB5ToInc => whole!(cpu.move_whole::<1, 5, 3, B>(bus, op)),
+        Op::MoveB6ToInc => whole!(cpu.move_whole::<1, 6, 3, B>(bus, op)),
+        Op::MoveB7ToInc => whole!(cpu.move_whole::<1, 7, 3, B>(bus, op)),
+        Op::MoveW0ToInc => whole!(cpu.move_whole::<2, 0, 3, B>(bus, op)),
+        Op::MoveW1ToInc => whole!(cpu.move_whole::<2, 1, 3, B>(bus, op)),
+        Op::MoveW2ToInc => whole!(cpu.move_whole::<2, 2, 3, B>(bus, op)),
+        Op::MoveW3ToInc => whole!(cpu.move_whole::<2, 3, 3, B>(bus, op)),
+        Op::MoveW4ToInc => whole!(cpu.move_whole::<2, 4, 3, B>(bus, op)),
+        Op::MoveW5ToInc => whole!(cpu.move_whole::<2, 5, 3, B>(bus, op)),
+        Op::MoveW6ToInc => whole!(cpu.move_whole::<2, 6, 3, B>(bus, op)),
+        Op::MoveW7ToInc => whole!(cpu.move_whole::<2, 7, 3, B>(bus, op)),
+        Op::MoveL0ToInc => whole!(cpu.move_whole::<4, 0, 3, B>(bus, op)),
+        Op::MoveL1ToInc => whole!(cpu.move_whole::<4, 1, 3, B>(bus, op)),
+        Op::MoveL2ToInc => whole!(cpu.move_whole::<4, 2, 3, B>(bus, op)),
+        Op::MoveL3ToInc => whole!(cpu.move_whole::<4, 3, 3, B>(bus, op)),
+        Op::MoveL4ToInc => whole!(cpu.move_whole::<4, 4, 3, B>(bus, op)),
+        Op::MoveL5ToInc => whole!(cpu.move_whole::<4, 5, 3, B>(bus, op)),
+        Op::MoveL6ToInc => whole!(cpu.move_whole::<4, 6, 3, B>(bus, op)),
+        Op::MoveL7ToInc => whole!(cpu.move_whole::<4, 7, 3, B>(bus, op)),
         Op::Movea => cpu.movea(bus, op),
         Op::Moveq => cpu.moveq(bus, op),
         Op::Negx | Op::Neg | Op::Not | Op::Clr => sized!(cpu.unary(bus, op)),
         Op::MoveFromSr => cpu.move_from_sr(bus, op),
         Op::Chk => cpu.chk(bus, op),
-        Op::Lea2 => cpu.lea::<2, B>(bus, op),
-        Op::Lea5 => cpu.lea::<5, B>(bus, op),
-        Op::Lea6 => cpu.lea::<6, B>(bus, op),
-        Op::Lea7 => cpu.lea::<7, B>(bus, op),
+        Op::Lea2 => whole!(cpu.lea_whole::<2, B>(bus, op)),
+        Op::Lea5 => whole!(cpu.lea_whole::<5, B>(bus, op)),
+        Op::Lea6 => whole!(cpu.lea_whole::<6, B>(bus, op)),
+        Op::Lea7 => whole!(cpu.lea_whole::<7, B>(bus, op)),
         Op::MoveToCcr => cpu.move_to_ccr(bus, op),
         Op::MoveToSr => cpu.move_to_sr(bus, op),
         Op::Nbcd => cpu.nbcd(bus, op),
@@ -371,12 +165,12 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Rtr => cpu.rtr(bus),
         Op::Jsr => cpu.jsr(bus, op),
         Op::Jmp => cpu.jmp(bus, op),
-        Op::AddqDn => sized_kind!(cpu.addq_subq::<false, 0>(bus, op)),
-        Op::AddqAn => sized_kind!(cpu.addq_subq::<false, 1>(bus, op)),
-        Op::AddqMem => sized_kind!(cpu.addq_subq::<false, 2>(bus, op)),
-        Op::SubqDn => sized_kind!(cpu.addq_subq::<true, 0>(bus, op)),
-        Op::SubqAn => sized_kind!(cpu.addq_subq::<true, 1>(bus, op)),
-        Op::SubqMem => sized_kind!(cpu.addq_subq::<true, 2>(bus, op)),
+        Op::AddqDn => sized_whole!(cpu.addq_subq_whole::<false, 0>(bus, op)),
+        Op::AddqAn => sized_whole!(cpu.addq_subq_whole::<false, 1>(bus, op)),
+        Op::AddqMem => sized_whole!(cpu.addq_subq_whole::<false, 2>(bus, op)),
+        Op::SubqDn => sized_whole!(cpu.addq_subq_whole::<true, 0>(bus, op)),
+        Op::SubqAn => sized_whole!(cpu.addq_subq_whole::<true, 1>(bus, op)),
+        Op::SubqMem => sized_whole!(cpu.addq_subq_whole::<true, 2>(bus, op)),
         Op::Scc => cpu.scc(bus, op),
         Op::Dbcc => cpu.dbcc(bus, op),
         Op::Bra | Op::Bcc => cpu.bcc(bus, op),
@@ -384,14 +178,14 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Divu => cpu.divu(bus, op),
         Op::Divs => cpu.divs(bus, op),
         Op::Sbcd | Op::Abcd => cpu.bcd_op(bus, op),
-        Op::Or => sized_kind!(cpu.arith_to_reg::<0, false>(bus, op)),
-        Op::And => sized_kind!(cpu.arith_to_reg::<1, false>(bus, op)),
-        Op::Sub => sized_kind!(cpu.arith_to_reg::<2, false>(bus, op)),
-        Op::Add => sized_kind!(cpu.arith_to_reg::<3, false>(bus, op)),
-        Op::OrDn => sized_kind!(cpu.arith_to_reg::<0, true>(bus, op)),
-        Op::AndDn => sized_kind!(cpu.arith_to_reg::<1, true>(bus, op)),
-        Op::SubDn => sized_kind!(cpu.arith_to_reg::<2, true>(bus, op)),
-        Op::AddDn => sized_kind!(cpu.arith_to_reg::<3, true>(bus, op)),
+        Op::Or => sized_whole!(cpu.arith_to_reg_whole::<0, false>(bus, op)),
+        Op::And => sized_whole!(cpu.arith_to_reg_whole::<1, false>(bus, op)),
+        Op::Sub => sized_whole!(cpu.arith_to_reg_whole::<2, false>(bus, op)),
+        Op::Add => sized_whole!(cpu.arith_to_reg_whole::<3, false>(bus, op)),
+        Op::OrDn => sized_whole!(cpu.arith_to_reg_whole::<0, true>(bus, op)),
+        Op::AndDn => sized_whole!(cpu.arith_to_reg_whole::<1, true>(bus, op)),
+        Op::SubDn => sized_whole!(cpu.arith_to_reg_whole::<2, true>(bus, op)),
+        Op::AddDn => sized_whole!(cpu.arith_to_reg_whole::<3, true>(bus, op)),
         Op::Cmp => sized!(cpu.cmp(bus, op)),
         Op::Eor | Op::OrToEa | Op::AndToEa | Op::SubToEa | Op::AddToEa => {
             sized!(cpu.arith_to_ea(bus, op))
@@ -403,72 +197,72 @@ pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()
         Op::Mulu => cpu.mulu(bus, op),
         Op::Muls => cpu.muls(bus, op),
         Op::Exg => cpu.exg(bus, op),
-        Op::AsrReg => sized_kind!(cpu.shift_reg::<0, false>(bus, op)),
-        Op::AslReg => sized_kind!(cpu.shift_reg::<0, true>(bus, op)),
-        Op::LsrReg => sized_kind!(cpu.shift_reg::<1, false>(bus, op)),
-        Op::LslReg => sized_kind!(cpu.shift_reg::<1, true>(bus, op)),
-        Op::RoxrReg => sized_kind!(cpu.shift_reg::<2, false>(bus, op)),
-        Op::RoxlReg => sized_kind!(cpu.shift_reg::<2, true>(bus, op)),
-        Op::RorReg => sized_kind!(cpu.shift_reg::<3, false>(bus, op)),
-        Op::RolReg => sized_kind!(cpu.shift_reg::<3, true>(bus, op)),
+        Op::AsrReg => sized_whole!(cpu.shift_reg_whole::<0, false>(bus, op)),
+        Op::AslReg => sized_whole!(cpu.shift_reg_whole::<0, true>(bus, op)),
+        Op::LsrReg => sized_whole!(cpu.shift_reg_whole::<1, false>(bus, op)),
+        Op::LslReg => sized_whole!(cpu.shift_reg_whole::<1, true>(bus, op)),
+        Op::RoxrReg => sized_whole!(cpu.shift_reg_whole::<2, false>(bus, op)),
+        Op::RoxlReg => sized_whole!(cpu.shift_reg_whole::<2, true>(bus, op)),
+        Op::RorReg => sized_whole!(cpu.shift_reg_whole::<3, false>(bus, op)),
+        Op::RolReg => sized_whole!(cpu.shift_reg_whole::<3, true>(bus, op)),
         Op::ShiftMem => cpu.shift_mem(bus, op),
-        Op::OrW => cpu.arith_to_reg::<2, 0, false, B>(bus, op),
-        Op::OrL => cpu.arith_to_reg::<4, 0, false, B>(bus, op),
-        Op::AndW => cpu.arith_to_reg::<2, 1, false, B>(bus, op),
-        Op::AndL => cpu.arith_to_reg::<4, 1, false, B>(bus, op),
-        Op::SubW => cpu.arith_to_reg::<2, 2, false, B>(bus, op),
-        Op::SubL => cpu.arith_to_reg::<4, 2, false, B>(bus, op),
-        Op::AddW => cpu.arith_to_reg::<2, 3, false, B>(bus, op),
-        Op::AddL => cpu.arith_to_reg::<4, 3, false, B>(bus, op),
-        Op::OrDnW => cpu.arith_to_reg::<2, 0, true, B>(bus, op),
-        Op::OrDnL => cpu.arith_to_reg::<4, 0, true, B>(bus, op),
-        Op::AndDnW => cpu.arith_to_reg::<2, 1, true, B>(bus, op),
-        Op::AndDnL => cpu.arith_to_reg::<4, 1, true, B>(bus, op),
-        Op::SubDnW => cpu.arith_to_reg::<2, 2, true, B>(bus, op),
-        Op::SubDnL => cpu.arith_to_reg::<4, 2, true, B>(bus, op),
-        Op::AddDnW => cpu.arith_to_reg::<2, 3, true, B>(bus, op),
-        Op::AddDnL => cpu.arith_to_reg::<4, 3, true, B>(bus, op),
-        Op::OriDnW => cpu.arith_imm::<2, 0, true, B>(bus, op),
-        Op::OriDnL => cpu.arith_imm::<4, 0, true, B>(bus, op),
-        Op::AndiDnW => cpu.arith_imm::<2, 1, true, B>(bus, op),
-        Op::AndiDnL => cpu.arith_imm::<4, 1, true, B>(bus, op),
-        Op::SubiDnW => cpu.arith_imm::<2, 2, true, B>(bus, op),
-        Op::SubiDnL => cpu.arith_imm::<4, 2, true, B>(bus, op),
-        Op::AddiDnW => cpu.arith_imm::<2, 3, true, B>(bus, op),
-        Op::AddiDnL => cpu.arith_imm::<4, 3, true, B>(bus, op),
-        Op::EoriDnW => cpu.arith_imm::<2, 4, true, B>(bus, op),
-        Op::EoriDnL => cpu.arith_imm::<4, 4, true, B>(bus, op),
-        Op::CmpiDnW => cpu.cmpi::<2, true, B>(bus, op),
-        Op::CmpiDnL => cpu.cmpi::<4, true, B>(bus, op),
-        Op::CmpiW => cpu.cmpi::<2, false, B>(bus, op),
-        Op::CmpiL => cpu.cmpi::<4, false, B>(bus, op),
-        Op::AddqDnW => cpu.addq_subq::<2, false, 0, B>(bus, op),
-        Op::AddqDnL => cpu.addq_subq::<4, false, 0, B>(bus, op),
-        Op::AddqAnW => cpu.addq_subq::<2, false, 1, B>(bus, op),
-        Op::AddqAnL => cpu.addq_subq::<4, false, 1, B>(bus, op),
-        Op::AddqMemW => cpu.addq_subq::<2, false, 2, B>(bus, op),
-        Op::AddqMemL => cpu.addq_subq::<4, false, 2, B>(bus, op),
-        Op::SubqDnW => cpu.addq_subq::<2, true, 0, B>(bus, op),
-        Op::SubqDnL => cpu.addq_subq::<4, true, 0, B>(bus, op),
-        Op::SubqAnW => cpu.addq_subq::<2, true, 1, B>(bus, op),
-        Op::SubqAnL => cpu.addq_subq::<4, true, 1, B>(bus, op),
-        Op::SubqMemW => cpu.addq_subq::<2, true, 2, B>(bus, op),
-        Op::SubqMemL => cpu.addq_subq::<4, true, 2, B>(bus, op),
-        Op::AsrRegW => cpu.shift_reg::<2, 0, false, B>(bus, op),
-        Op::AsrRegL => cpu.shift_reg::<4, 0, false, B>(bus, op),
-        Op::AslRegW => cpu.shift_reg::<2, 0, true, B>(bus, op),
-        Op::AslRegL => cpu.shift_reg::<4, 0, true, B>(bus, op),
-        Op::LsrRegW => cpu.shift_reg::<2, 1, false, B>(bus, op),
-        Op::LsrRegL => cpu.shift_reg::<4, 1, false, B>(bus, op),
-        Op::LslRegW => cpu.shift_reg::<2, 1, true, B>(bus, op),
-        Op::LslRegL => cpu.shift_reg::<4, 1, true, B>(bus, op),
-        Op::RoxrRegW => cpu.shift_reg::<2, 2, false, B>(bus, op),
-        Op::RoxrRegL => cpu.shift_reg::<4, 2, false, B>(bus, op),
-        Op::RoxlRegW => cpu.shift_reg::<2, 2, true, B>(bus, op),
-        Op::RoxlRegL => cpu.shift_reg::<4, 2, true, B>(bus, op),
-        Op::RorRegW => cpu.shift_reg::<2, 3, false, B>(bus, op),
-        Op::RorRegL => cpu.shift_reg::<4, 3, false, B>(bus, op),
-        Op::RolRegW => cpu.shift_reg::<2, 3, true, B>(bus, op),
-        Op::RolRegL => cpu.shift_reg::<4, 3, true, B>(bus, op),
+        Op::OrW => whole!(cpu.arith_to_reg_whole::<2, 0, false, B>(bus, op)),
+        Op::OrL => whole!(cpu.arith_to_reg_whole::<4, 0, false, B>(bus, op)),
+        Op::AndW => whole!(cpu.arith_to_reg_whole::<2, 1, false, B>(bus, op)),
+        Op::AndL => whole!(cpu.arith_to_reg_whole::<4, 1, false, B>(bus, op)),
+        Op::SubW => whole!(cpu.arith_to_reg_whole::<2, 2, false, B>(bus, op)),
+        Op::SubL => whole!(cpu.arith_to_reg_whole::<4, 2, false, B>(bus, op)),
+        Op::AddW => whole!(cpu.arith_to_reg_whole::<2, 3, false, B>(bus, op)),
+        Op::AddL => whole!(cpu.arith_to_reg_whole::<4, 3, false, B>(bus, op)),
+        Op::OrDnW => whole!(cpu.arith_to_reg_whole::<2, 0, true, B>(bus, op)),
+        Op::OrDnL => whole!(cpu.arith_to_reg_whole::<4, 0, true, B>(bus, op)),
+        Op::AndDnW => whole!(cpu.arith_to_reg_whole::<2, 1, true, B>(bus, op)),
+        Op::AndDnL => whole!(cpu.arith_to_reg_whole::<4, 1, true, B>(bus, op)),
+        Op::SubDnW => whole!(cpu.arith_to_reg_whole::<2, 2, true, B>(bus, op)),
+        Op::SubDnL => whole!(cpu.arith_to_reg_whole::<4, 2, true, B>(bus, op)),
+        Op::AddDnW => whole!(cpu.arith_to_reg_whole::<2, 3, true, B>(bus, op)),
+        Op::AddDnL => whole!(cpu.arith_to_reg_whole::<4, 3, true, B>(bus, op)),
+        Op::OriDnW => whole!(cpu.arith_imm_whole::<2, 0, true, B>(bus, op)),
+        Op::OriDnL => whole!(cpu.arith_imm_whole::<4, 0, true, B>(bus, op)),
+        Op::AndiDnW => whole!(cpu.arith_imm_whole::<2, 1, true, B>(bus, op)),
+        Op::AndiDnL => whole!(cpu.arith_imm_whole::<4, 1, true, B>(bus, op)),
+        Op::SubiDnW => whole!(cpu.arith_imm_whole::<2, 2, true, B>(bus, op)),
+        Op::SubiDnL => whole!(cpu.arith_imm_whole::<4, 2, true, B>(bus, op)),
+        Op::AddiDnW => whole!(cpu.arith_imm_whole::<2, 3, true, B>(bus, op)),
+        Op::AddiDnL => whole!(cpu.arith_imm_whole::<4, 3, true, B>(bus, op)),
+        Op::EoriDnW => whole!(cpu.arith_imm_whole::<2, 4, true, B>(bus, op)),
+        Op::EoriDnL => whole!(cpu.arith_imm_whole::<4, 4, true, B>(bus, op)),
+        Op::CmpiDnW => whole!(cpu.cmpi_whole::<2, true, B>(bus, op)),
+        Op::CmpiDnL => whole!(cpu.cmpi_whole::<4, true, B>(bus, op)),
+        Op::CmpiW => whole!(cpu.cmpi_whole::<2, false, B>(bus, op)),
+        Op::CmpiL => whole!(cpu.cmpi_whole::<4, false, B>(bus, op)),
+        Op::AddqDnW => whole!(cpu.addq_subq_whole::<2, false, 0, B>(bus, op)),
+        Op::AddqDnL => whole!(cpu.addq_subq_whole::<4, false, 0, B>(bus, op)),
+        Op::AddqAnW => whole!(cpu.addq_subq_whole::<2, false, 1, B>(bus, op)),
+        Op::AddqAnL => whole!(cpu.addq_subq_whole::<4, false, 1, B>(bus, op)),
+        Op::AddqMemW => whole!(cpu.addq_subq_whole::<2, false, 2, B>(bus, op)),
+        Op::AddqMemL => whole!(cpu.addq_subq_whole::<4, false, 2, B>(bus, op)),
+        Op::SubqDnW => whole!(cpu.addq_subq_whole::<2, true, 0, B>(bus, op)),
+        Op::SubqDnL => whole!(cpu.addq_subq_whole::<4, true, 0, B>(bus, op)),
+        Op::SubqAnW => whole!(cpu.addq_subq_whole::<2, true, 1, B>(bus, op)),
+        Op::SubqAnL => whole!(cpu.addq_subq_whole::<4, true, 1, B>(bus, op)),
+        Op::SubqMemW => whole!(cpu.addq_subq_whole::<2, true, 2, B>(bus, op)),
+        Op::SubqMemL => whole!(cpu.addq_subq_whole::<4, true, 2, B>(bus, op)),
+        Op::AsrRegW => whole!(cpu.shift_reg_whole::<2, 0, false, B>(bus, op)),
+        Op::AsrRegL => whole!(cpu.shift_reg_whole::<4, 0, false, B>(bus, op)),
+        Op::AslRegW => whole!(cpu.shift_reg_whole::<2, 0, true, B>(bus, op)),
+        Op::AslRegL => whole!(cpu.shift_reg_whole::<4, 0, true, B>(bus, op)),
+        Op::LsrRegW => whole!(cpu.shift_reg_whole::<2, 1, false, B>(bus, op)),
+        Op::LsrRegL => whole!(cpu.shift_reg_whole::<4, 1, false, B>(bus, op)),
+        Op::LslRegW => whole!(cpu.shift_reg_whole::<2, 1, true, B>(bus, op)),
+        Op::LslRegL => whole!(cpu.shift_reg_whole::<4, 1, true, B>(bus, op)),
+        Op::RoxrRegW => whole!(cpu.shift_reg_whole::<2, 2, false, B>(bus, op)),
+        Op::RoxrRegL => whole!(cpu.shift_reg_whole::<4, 2, false, B>(bus, op)),
+        Op::RoxlRegW => whole!(cpu.shift_reg_whole::<2, 2, true, B>(bus, op)),
+        Op::RoxlRegL => whole!(cpu.shift_reg_whole::<4, 2, true, B>(bus, op)),
+        Op::RorRegW => whole!(cpu.shift_reg_whole::<2, 3, false, B>(bus, op)),
+        Op::RorRegL => whole!(cpu.shift_reg_whole::<4, 3, false, B>(bus, op)),
+        Op::RolRegW => whole!(cpu.shift_reg_whole::<2, 3, true, B>(bus, op)),
+        Op::RolRegL => whole!(cpu.shift_reg_whole::<4, 3, true, B>(bus, op)),
     }
 }

@@ -29,6 +29,7 @@ mod ops_shift;
 mod scan;
 mod table_fill;
 pub mod timing;
+mod whole;
 mod window_copy;
 
 pub use boundaries::{Boundary, BoundaryControl, BoundaryExit, Step};

@@ -54,9 +54,7 @@ impl Cpu {
     /// OR/AND/SUB/ADD <ea>,Dn.
     /// One copy per size and operation `KIND` (as for [`Cpu::alu`]) and for a data-register
     /// source (`FROM_DN`, mode 0) or any other: the decode table tells them apart.
-    // Out of line: inlined into the console's instruction loop it costs more than the call
-    // (callgrind, cpu9).
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn arith_to_reg<const SIZE: u8, const KIND: u8, const FROM_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
@@ -262,6 +260,7 @@ impl Cpu {
 
     /// ORI/ANDI/SUBI/ADDI/EORI #imm,<ea>, one copy per size and operation `KIND` (as for
     /// [`Cpu::alu`]) and for a data-register destination (`TO_DN`) or any other.
+    #[inline(always)]
     pub(crate) fn arith_imm<const SIZE: u8, const KIND: u8, const TO_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
@@ -291,6 +290,7 @@ impl Cpu {
     }
 
     /// CMPI, one copy per size and for a data-register destination (`TO_DN`) or any other.
+    #[inline(always)]
     pub(crate) fn cmpi<const SIZE: u8, const TO_DN: bool, B: Bus>(
         &mut self,
         bus: &mut B,
@@ -311,9 +311,7 @@ impl Cpu {
 
     /// One copy per size, for ADDQ and SUBQ, and per destination `TO` (0 Dn, 1 An, 2 memory):
     /// the decode table tells them apart, so the register forms are a few instructions.
-    // Out of line: inlined into the console's instruction loop it costs more than the call
-    // (callgrind, cpu9).
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn addq_subq<const SIZE: u8, const SUB: bool, const TO: u8, B: Bus>(
         &mut self,
         bus: &mut B,

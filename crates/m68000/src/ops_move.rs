@@ -198,9 +198,7 @@ impl Cpu {
     }
 
     /// LEA with addressing mode `MODE` (one copy per control mode, from the decode table).
-    // Out of line: inlined into the console's instruction loop it costs more than the call
-    // (callgrind, cpu9).
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn lea<const MODE: usize, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let mode = MODE;
         let reg = (op & 7) as usize;

@@ -84,6 +84,7 @@ impl Cpu {
 
     /// A shift or rotate of Dn: one copy per size, operation `KIND` (as [`Cpu::shift`]) and
     /// direction, from the decode table, so only the count's source is decided here.
+    #[inline(always)]
     pub(crate) fn shift_reg<const SIZE: u8, const KIND: u16, const LEFT: bool, B: Bus>(
         &mut self,
         bus: &mut B,
