@@ -29,7 +29,24 @@ impl Cpu {
         bus: &mut B,
         op: u16,
     ) {
-        if self.move_::<SIZE, SRC_MODE, DST_MODE, B>(bus, op).is_err() {
+        let done = if DST_MODE == 8 {
+            // The destinations without a decode-table entry of their own: one match on the
+            // mode here, then a body with the mode constant, so the effective address, the
+            // write and the fault bookkeeping fold as they do for Dn and (An)+ (the decode
+            // table has no room left for these as entries of their own).
+            match (op >> 6) & 7 {
+                2 => self.move_::<SIZE, SRC_MODE, 2, B>(bus, op),
+                4 => self.move_::<SIZE, SRC_MODE, 4, B>(bus, op),
+                5 => self.move_::<SIZE, SRC_MODE, 5, B>(bus, op),
+                6 => self.move_::<SIZE, SRC_MODE, 6, B>(bus, op),
+                7 => self.move_::<SIZE, SRC_MODE, 7, B>(bus, op),
+                // Dn, (An)+ and An (MOVEA) have entries of their own.
+                _ => self.move_::<SIZE, SRC_MODE, 8, B>(bus, op),
+            }
+        } else {
+            self.move_::<SIZE, SRC_MODE, DST_MODE, B>(bus, op)
+        };
+        if done.is_err() {
             self.abandon(bus);
         }
     }
