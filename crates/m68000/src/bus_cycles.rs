@@ -232,8 +232,28 @@ impl Cpu {
     }
 
     /// Refills the whole queue from `target`: two fetches.
+    /// When the bus answers both fetches at once ([`Bus::fetch_fast`]: no side effect, no
+    /// wait state), the queue, PC and the clock are set in one go, as the two fetches below
+    /// would set them; otherwise (an odd target, or either word not answered) the fetches
+    /// are made one after the other (`fetch_fast` has no side effect, so asking again is
+    /// harmless).
     #[inline(always)]
     pub(crate) fn jump_fill<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
+        if target & 1 == 0
+            && let Some(first) = bus.fetch_fast(target & 0xFF_FFFE)
+            && let Some(second) = bus.fetch_fast(target.wrapping_add(2) & 0xFF_FFFE)
+        {
+            self.ird = first;
+            self.irc = second;
+            self.pc = target.wrapping_add(4);
+            self.cycles += 8;
+            return Ok(());
+        }
+        self.jump_fill_in_turn(bus, target)
+    }
+
+    #[inline(always)]
+    fn jump_fill_in_turn<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         self.fetch_irc_at(bus, target)?;
         self.prefetch(bus)
     }
