@@ -208,6 +208,28 @@ impl Cpu {
         Ok(())
     }
 
+    /// [`Cpu::ext_word`] then [`Cpu::prefetch`], for an instruction with nothing on the bus
+    /// between the two (an immediate word to a register, LEA d16(An), a word branch not
+    /// taken): when the bus answers both words at once ([`Bus::fetch_fast`]) the queue, PC and
+    /// clock are set in one go, as the two fetches would set them.
+    #[inline(always)]
+    pub(crate) fn ext_word_prefetch<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let w = self.irc;
+        if let Some(first) = bus.fetch_fast(self.pc & 0xFF_FFFE)
+            && let Some(second) = bus.fetch_fast(self.pc.wrapping_add(2) & 0xFF_FFFE)
+        {
+            self.ird = first;
+            self.irc = second;
+            self.pc = self.pc.wrapping_add(4);
+            self.cycles += 8;
+            return w;
+        }
+        self.fetch_irc(bus);
+        self.ird = self.irc;
+        self.fetch_irc(bus);
+        w
+    }
+
     /// Fetches IRC from `target` (the first fetch after a jump), the bus's fast answer first
     /// as in [`Cpu::fetch_irc`].
     #[inline(always)]

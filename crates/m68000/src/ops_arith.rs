@@ -267,8 +267,16 @@ impl Cpu {
         op: u16,
     ) -> Result<()> {
         let size = SIZE;
-        let imm = self.read_ea(bus, 7, 4, size)?;
         let kind = KIND;
+        if TO_DN && size != 4 {
+            // One immediate word and nothing else on the bus: both fetches at once.
+            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            let reg = (op & 7) as usize;
+            let r = self.alu(kind, size, imm, self.regs[reg]);
+            self.set_d(reg, size, r);
+            return Ok(());
+        }
+        let imm = self.read_ea(bus, 7, 4, size)?;
         let mode = if TO_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;
         if mode == 0 {
@@ -297,6 +305,13 @@ impl Cpu {
         op: u16,
     ) -> Result<()> {
         let size = SIZE;
+        if TO_DN && size != 4 {
+            // One immediate word and nothing else on the bus: both fetches at once.
+            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            let dst = self.regs[(op & 7) as usize] & mask(size);
+            self.cmp_op(size, imm, dst);
+            return Ok(());
+        }
         let imm = self.read_ea(bus, 7, 4, size)?;
         let mode = if TO_DN { 0 } else { ((op >> 3) & 7) as usize };
         let reg = (op & 7) as usize;

@@ -20,7 +20,8 @@ impl Cpu {
         } else {
             self.idle(4);
             if disp8 == 0 {
-                self.ext_word(bus)?;
+                self.ext_word_prefetch(bus);
+                return Ok(());
             }
             self.prefetch(bus)
         }

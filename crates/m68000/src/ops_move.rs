@@ -219,6 +219,12 @@ impl Cpu {
     pub(crate) fn lea<const MODE: usize, B: Bus>(&mut self, bus: &mut B, op: u16) -> Result<()> {
         let mode = MODE;
         let reg = (op & 7) as usize;
+        if MODE == 5 {
+            // d16(An): the displacement word and nothing else on the bus, both fetches at once.
+            let d = self.ext_word_prefetch(bus) as i16 as i32 as u32;
+            self.regs[8 + ((op >> 9) & 7) as usize] = self.regs[8 + reg].wrapping_add(d);
+            return Ok(());
+        }
         let addr = match self.ea(bus, mode, reg, 4, false)? {
             Loc::Mem(a) | Loc::Prog(a) => a,
             _ => 0,
