@@ -79,8 +79,15 @@ impl Z80 {
         let b = self.regs.b;
         // Iterations that jump back, and how many of them start before `until_t`.
         let jumps = b.wrapping_sub(1) as u64;
-        let fit = (until_t - self.t_states).div_ceil(DJNZ_TAKEN_T);
-        let k = jumps.min(fit);
+        // min(jumps, ceil(left / 13)), the division only where the run ends inside the loop
+        // (`left` is then at most 13 * 255, so in 32 bits); most calls find the whole delay
+        // inside the run.
+        let left = until_t - self.t_states;
+        let k = if left > jumps * DJNZ_TAKEN_T {
+            jumps
+        } else {
+            (left as u32).div_ceil(DJNZ_TAKEN_T as u32) as u64
+        };
         if k > 0 {
             self.t_states += k * DJNZ_TAKEN_T;
             self.add_r(k);
