@@ -56,18 +56,14 @@ impl Z80 {
             return false;
         }
         let pc = self.regs.pc;
-        let ran = match op {
+        match op {
             0x10 => bus.peek(pc.wrapping_add(1)) == Some(0xFE) && self.djnz_self(until_t),
             0x78..=0x7D => self.wait_for_zero(bus, pc, 0, until_t),
             0xB0..=0xB5 => self.wait_for_zero(bus, pc.wrapping_sub(1), 1, until_t),
+            // Both forms move the T-state count whenever they run, which ends the EI and
+            // LD A,I/R marks as an executed instruction does.
             _ => self.wait_for_zero(bus, pc.wrapping_sub(2), 2, until_t),
-        };
-        if ran {
-            // What every executed instruction does to the step-to-step state.
-            self.after_ei = false;
-            self.after_ld_a_ir = false;
         }
-        ran
     }
 
     /// `DJNZ $`: a delay of B iterations (B = 0: 256), 13 T-states each and 8 for the last,
