@@ -1242,8 +1242,8 @@ fn same_but_clock_and_r(a: &SoundCpu, b: &SoundCpu) -> bool {
         && *im == o.im
         && *iff1 == o.iff1
         && *iff2 == o.iff2
-        && a.after_ei == b.after_ei
-        && a.after_ld_a_ir == b.after_ld_a_ir
+        && a.after_ei() == b.after_ei()
+        && a.after_ld_a_ir() == b.after_ld_a_ir()
         && a.halted == b.halted
         && a.nmi_pending == b.nmi_pending
         && a.irq_line == b.irq_line

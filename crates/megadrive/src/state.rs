@@ -284,8 +284,8 @@ impl Machine {
         for v in [
             r.iff1,
             r.iff2,
-            z.after_ei,
-            z.after_ld_a_ir,
+            z.after_ei(),
+            z.after_ld_a_ir(),
             z.halted,
             z.nmi_pending,
             z.irq_line,
@@ -517,12 +517,15 @@ impl Machine {
             g.iff1 = r.bool()?;
             g.iff2 = r.bool()?;
         }
-        z.after_ei = r.bool()?;
-        z.after_ld_a_ir = r.bool()?;
+        let after_ei = r.bool()?;
+        let after_ld_a_ir = r.bool()?;
         z.halted = r.bool()?;
         z.nmi_pending = r.bool()?;
         z.irq_line = r.bool()?;
-        z.t_states = r.u64()?;
+        z.set_t_states(r.u64()?);
+        // The marks are T-state counts: set once the count is.
+        z.set_after_ei(after_ei);
+        z.set_after_ld_a_ir(after_ld_a_ir);
         z.pending_prefix = r.u8()?;
         self.bus.z80 = z;
         // The Z80 stands where the state says; it owes no line ends.

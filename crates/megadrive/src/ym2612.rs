@@ -1165,9 +1165,14 @@ pub fn eg_increment(rate: u32, counter: u16) -> u32 {
 /// Counts a timer down by `ticks`; returns the new count and whether it overflowed (reloading
 /// from `period` as often as needed).
 /// When the busy flag a data write at `now` raises falls again.
+///
+/// The round up as an add before the division (one multiply and shift, against the quotient,
+/// remainder and adjust of `div_ceil`); exact for any clock below 2^64 - 41 (the master clock
+/// would take over ten thousand years to get there).
 #[inline(always)]
+#[allow(clippy::manual_div_ceil)]
 pub(crate) fn busy_until(now: u64) -> u64 {
-    (now.div_ceil(MCLK_PER_FM_CLOCK) + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK
+    ((now + (MCLK_PER_FM_CLOCK - 1)) / MCLK_PER_FM_CLOCK + BUSY_FM_CLOCKS) * MCLK_PER_FM_CLOCK
 }
 
 fn run_timer(count: i32, period: i32, ticks: i64) -> (i32, bool) {

@@ -91,7 +91,10 @@ impl Ym2612 {
         self.busy_until = busy_until(now);
         self.regs[0x2A] = value;
         if now > self.synced_to {
-            let samples = (now - self.synced_to).div_ceil(MCLK_PER_FM_SAMPLE);
+            // The sample clock's round up as an add before the division (as `busy_until`;
+            // the gap is a few samples' worth of clocks, far from overflowing).
+            #[allow(clippy::manual_div_ceil)]
+            let samples = (now - self.synced_to + (MCLK_PER_FM_SAMPLE - 1)) / MCLK_PER_FM_SAMPLE;
             self.synced_to += samples * MCLK_PER_FM_SAMPLE;
         }
         self.dac_rendered = value;

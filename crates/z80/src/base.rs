@@ -406,7 +406,7 @@ impl Z80 {
             0xFB => {
                 self.regs.iff1 = true;
                 self.regs.iff2 = true;
-                self.after_ei = true;
+                self.mark_ei();
             }
             0xF9 => {
                 self.idle(2);

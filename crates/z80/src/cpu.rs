@@ -4,17 +4,23 @@
 use crate::Bus;
 use crate::registers::Registers;
 
+/// The T-state mark of an instruction that has not run ([`Z80::after_ei`]).
+const NEVER: u64 = u64::MAX;
+
 /// A Zilog Z80. All state is plain data: copying saves it, assigning the copy back restores it
 /// (`Copy`: the console's idle-loop detection keeps a copy at every backward jump).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Z80 {
     /// Register file, including WZ, IFFs, IM and the Q latch.
     pub regs: Registers,
-    /// The previous instruction was EI: maskable interrupts are held off for one more instruction.
-    pub after_ei: bool,
-    /// The previous instruction was LD A,I or LD A,R: an interrupt accepted now clears P/V
-    /// (the chip samples IFF2 after the acknowledge has already reset it).
-    pub after_ld_a_ir: bool,
+    /// The T-state count at the end of the last EI ([`Z80::after_ei`]). Kept as a time
+    /// instead of a flag the next instruction clears: every instruction takes T-states, so
+    /// "the previous instruction was EI" is "the count still stands where EI left it", and
+    /// the step after EI needs no work of its own (Sonic 2's driver runs one EI about every
+    /// 27 steps).
+    ei_done_at: u64,
+    /// The same for LD A,I and LD A,R ([`Z80::after_ld_a_ir`]).
+    ld_a_ir_done_at: u64,
     /// HALT executed and no interrupt taken yet; PC already points past the HALT opcode.
     pub halted: bool,
     /// A falling edge on /NMI was seen and not yet serviced.
@@ -39,8 +45,8 @@ impl Z80 {
     pub fn new() -> Z80 {
         let mut cpu = Z80 {
             regs: Registers::default(),
-            after_ei: false,
-            after_ld_a_ir: false,
+            ei_done_at: NEVER,
+            ld_a_ir_done_at: NEVER,
             halted: false,
             nmi_pending: false,
             irq_line: false,
@@ -64,8 +70,8 @@ impl Z80 {
         r.sp = 0xFFFF;
         r.set_af(0xFFFF);
         r.q = 0;
-        self.after_ei = false;
-        self.after_ld_a_ir = false;
+        self.ei_done_at = NEVER;
+        self.ld_a_ir_done_at = NEVER;
         self.halted = false;
         self.nmi_pending = false;
         self.pending_prefix = 0;
@@ -77,9 +83,49 @@ impl Z80 {
         self.t_states
     }
 
-    /// Move the T-state counter (e.g. to align with the console's clock); state is untouched.
+    /// Move the T-state counter (e.g. to align with the console's clock); state is untouched
+    /// (the EI and LD A,I/R marks move with it).
     pub fn set_t_states(&mut self, t: u64) {
+        let (ei, ld_a_ir) = (self.after_ei(), self.after_ld_a_ir());
         self.t_states = t;
+        self.set_after_ei(ei);
+        self.set_after_ld_a_ir(ld_a_ir);
+    }
+
+    /// The previous instruction was EI: maskable interrupts are held off for one more
+    /// instruction.
+    #[inline(always)]
+    pub fn after_ei(&self) -> bool {
+        self.ei_done_at == self.t_states
+    }
+
+    /// Sets [`Z80::after_ei`] at the current T-state count.
+    pub fn set_after_ei(&mut self, on: bool) {
+        self.ei_done_at = if on { self.t_states } else { NEVER };
+    }
+
+    /// The previous instruction was LD A,I or LD A,R: an interrupt accepted now clears P/V
+    /// (the chip samples IFF2 after the acknowledge has already reset it).
+    #[inline(always)]
+    pub fn after_ld_a_ir(&self) -> bool {
+        self.ld_a_ir_done_at == self.t_states
+    }
+
+    /// Sets [`Z80::after_ld_a_ir`] at the current T-state count.
+    pub fn set_after_ld_a_ir(&mut self, on: bool) {
+        self.ld_a_ir_done_at = if on { self.t_states } else { NEVER };
+    }
+
+    /// Marks the instruction just run as EI (its T-states all counted).
+    #[inline(always)]
+    pub(crate) fn mark_ei(&mut self) {
+        self.ei_done_at = self.t_states;
+    }
+
+    /// Marks the instruction just run as LD A,I or LD A,R.
+    #[inline(always)]
+    pub(crate) fn mark_ld_a_ir(&mut self) {
+        self.ld_a_ir_done_at = self.t_states;
     }
 
     /// Drive the level-sensitive /INT line.
@@ -130,22 +176,13 @@ impl Z80 {
     pub fn step_may_branch<const INT_RELEASED: bool, B: Bus>(&mut self, bus: &mut B) -> bool {
         debug_assert!(!INT_RELEASED || (!self.irq_line && !self.nmi_pending));
         // One test for the rare cases, which run out of line: a prefix chain's next opcode,
-        // an interrupt to accept, a HALT cycle, or an instruction right after EI or LD A,I/R
-        // (which clears their marks, so the common step need not store them). The four
-        // bytes are read as one word where the compiler can.
+        // an interrupt to accept (or held off right after EI), a HALT cycle. The EI and
+        // LD A,I/R marks need no clearing (they are T-state counts, `after_ei`). With /INT
+        // released, two bytes read as one word where the compiler can.
         let special = if INT_RELEASED {
-            u32::from_le_bytes([
-                self.halted as u8,
-                self.after_ei as u8,
-                self.after_ld_a_ir as u8,
-                self.pending_prefix,
-            ])
+            u16::from_le_bytes([self.halted as u8, self.pending_prefix]) as u32
         } else {
-            (self.nmi_pending
-                | (self.irq_line & self.regs.iff1)
-                | self.halted
-                | self.after_ei
-                | self.after_ld_a_ir) as u32
+            (self.nmi_pending | (self.irq_line & self.regs.iff1) | self.halted) as u32
                 | self.pending_prefix as u32
         };
         if special != 0 {
@@ -160,25 +197,21 @@ impl Z80 {
 
     /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,
     /// as on the chip), or else runs an NMI, an interrupt or a HALT cycle, in that order of
-    /// priority, instead of an instruction; or else the instruction after EI or LD A,I/R.
-    /// Returns what [`Z80::step_may_branch`] does.
+    /// priority, instead of an instruction; or else the instruction after EI (with /INT
+    /// asserted and IFF1 set). Returns what [`Z80::step_may_branch`] does.
     #[inline(never)]
     fn step_special<B: Bus>(&mut self, bus: &mut B) -> bool {
         if self.pending_prefix != 0 {
-            self.after_ei = false;
-            self.after_ld_a_ir = false;
             let prefix = std::mem::take(&mut self.pending_prefix);
             let q = std::mem::take(&mut self.regs.q);
             self.exec_prefixed(bus, prefix, q);
         } else if self.nmi_pending {
             self.accept_nmi(bus);
-        } else if self.irq_line && self.regs.iff1 && !self.after_ei {
+        } else if self.irq_line && self.regs.iff1 && !self.after_ei() {
             self.accept_irq(bus);
         } else if self.halted {
             self.halt_cycle(bus);
         } else {
-            self.after_ei = false;
-            self.after_ld_a_ir = false;
             let q = std::mem::take(&mut self.regs.q);
             let op = self.fetch_opcode(bus);
             return self.exec_base::<0, B>(bus, op, q);
@@ -299,3 +332,20 @@ impl Z80 {
         self.regs.q = f;
     }
 }
+
+/// Equal as the chip: the EI and LD A,I/R marks compared as what they say, not as the
+/// T-state counts they keep.
+impl PartialEq for Z80 {
+    fn eq(&self, o: &Z80) -> bool {
+        self.regs == o.regs
+            && self.after_ei() == o.after_ei()
+            && self.after_ld_a_ir() == o.after_ld_a_ir()
+            && self.halted == o.halted
+            && self.nmi_pending == o.nmi_pending
+            && self.irq_line == o.irq_line
+            && self.t_states == o.t_states
+            && self.pending_prefix == o.pending_prefix
+    }
+}
+
+impl Eq for Z80 {}

@@ -97,7 +97,7 @@ impl Z80 {
                     let pv = if self.regs.iff2 { PF } else { 0 };
                     let f = szxy(v) | pv | (self.regs.f & CF);
                     self.set_f(f);
-                    self.after_ld_a_ir = true;
+                    self.mark_ld_a_ir();
                 }
                 // RRD / RLD: 4 internal T-states between the read and the write.
                 4 | 5 => {

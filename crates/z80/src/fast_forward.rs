@@ -56,18 +56,14 @@ impl Z80 {
             return false;
         }
         let pc = self.regs.pc;
-        let ran = match op {
+        match op {
             0x10 => bus.peek(pc.wrapping_add(1)) == Some(0xFE) && self.djnz_self(until_t),
             0x78..=0x7D => self.wait_for_zero(bus, pc, 0, until_t),
             0xB0..=0xB5 => self.wait_for_zero(bus, pc.wrapping_sub(1), 1, until_t),
+            // Both forms move the T-state count whenever they run, which ends the EI and
+            // LD A,I/R marks as an executed instruction does.
             _ => self.wait_for_zero(bus, pc.wrapping_sub(2), 2, until_t),
-        };
-        if ran {
-            // What every executed instruction does to the step-to-step state.
-            self.after_ei = false;
-            self.after_ld_a_ir = false;
         }
-        ran
     }
 
     /// `DJNZ $`: a delay of B iterations (B = 0: 256), 13 T-states each and 8 for the last,
@@ -79,8 +75,15 @@ impl Z80 {
         let b = self.regs.b;
         // Iterations that jump back, and how many of them start before `until_t`.
         let jumps = b.wrapping_sub(1) as u64;
-        let fit = (until_t - self.t_states).div_ceil(DJNZ_TAKEN_T);
-        let k = jumps.min(fit);
+        // min(jumps, ceil(left / 13)), the division only where the run ends inside the loop
+        // (`left` is then at most 13 * 255, so in 32 bits); most calls find the whole delay
+        // inside the run.
+        let left = until_t - self.t_states;
+        let k = if left > jumps * DJNZ_TAKEN_T {
+            jumps
+        } else {
+            (left as u32).div_ceil(DJNZ_TAKEN_T as u32) as u64
+        };
         if k > 0 {
             self.t_states += k * DJNZ_TAKEN_T;
             self.add_r(k);

@@ -10,12 +10,11 @@ use crate::cpu::Z80;
 use crate::registers::*;
 
 impl Z80 {
-    /// Common entry bookkeeping: leave HALT, forget EI/LD A,I state, clear Q.
+    /// Common entry bookkeeping: leave HALT, clear Q (the EI and LD A,I/R marks lapse as the
+    /// T-state count moves on).
     #[inline(always)]
     fn enter_interrupt(&mut self) {
         self.halted = false;
-        self.after_ei = false;
-        self.after_ld_a_ir = false;
         self.regs.q = 0;
         self.regs.inc_r();
     }
@@ -37,7 +36,7 @@ impl Z80 {
     /// during which the device supplies a byte. IM 1: 13 T-states, IM 2: 19, IM 0 + RST: 13.
     pub(crate) fn accept_irq<B: Bus>(&mut self, bus: &mut B) {
         // LD A,I / LD A,R interrupted: the chip samples IFF2 after the acknowledge reset it.
-        if self.after_ld_a_ir {
+        if self.after_ld_a_ir() {
             self.regs.f &= !PF;
         }
         self.enter_interrupt();

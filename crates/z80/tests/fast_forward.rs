@@ -80,8 +80,8 @@ fn random_cpu(noise: &mut Noise, pc: u16) -> Z80 {
     r.iff1 = noise.next() & 1 == 0;
     r.iff2 = r.iff1;
     cpu.irq_line = noise.next().is_multiple_of(3);
-    cpu.after_ei = noise.next().is_multiple_of(4);
-    cpu.after_ld_a_ir = noise.next().is_multiple_of(4);
+    cpu.set_after_ei(noise.next().is_multiple_of(4));
+    cpu.set_after_ld_a_ir(noise.next().is_multiple_of(4));
     cpu.set_t_states(1000 + (noise.next() % 50) as u64);
     cpu
 }

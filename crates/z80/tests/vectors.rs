@@ -131,8 +131,8 @@ fn load_cpu(s: &State, cpu: &mut Z80) {
     r.iff1 = s.iff1 != 0;
     r.iff2 = s.iff2 != 0;
     r.q = s.q;
-    cpu.after_ei = s.ei != 0;
-    cpu.after_ld_a_ir = s.p != 0;
+    cpu.set_after_ei(s.ei != 0);
+    cpu.set_after_ld_a_ir(s.p != 0);
     cpu.halted = false;
     cpu.nmi_pending = false;
     cpu.irq_line = false;
@@ -146,7 +146,7 @@ fn regs_match(s: &State, cpu: &Z80) -> bool {
         == (s.pc, s.sp, s.a, s.b, s.c, s.d, s.e, s.h, s.l, s.i, s.r)
         && (r.ix, r.iy, r.af_, r.bc_, r.de_, r.hl_) == (s.ix, s.iy, s.af_, s.bc_, s.de_, s.hl_)
         && (r.im, r.iff1, r.iff2, r.q) == (s.im, s.iff1 != 0, s.iff2 != 0, s.q)
-        && (cpu.after_ei, cpu.after_ld_a_ir) == (s.ei != 0, s.p != 0)
+        && (cpu.after_ei(), cpu.after_ld_a_ir()) == (s.ei != 0, s.p != 0)
 }
 
 fn expected_events(t: &Test) -> Vec<(u64, u16, Kind)> {
