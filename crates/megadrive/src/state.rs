@@ -8,7 +8,7 @@
 //! (ours or `m68k`), and loading a state brings that core back with it.
 
 use crate::bus::Watch;
-use crate::io::{Pad, PadKind};
+use crate::io::PadKind;
 use crate::machine::{Machine, Phase};
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
@@ -345,12 +345,13 @@ impl Machine {
 
         // I/O.
         w.bytes(&sys.io.regs);
-        for p in &sys.io.pads {
+        for (i, p) in sys.io.pads.iter().enumerate() {
+            let (counter, timeout) = sys.io.pad_counters(i);
             w.u8(pad_kind_u8(p.kind));
             w.u16(p.buttons);
             w.u8(p.th);
-            w.u8(p.counter);
-            w.u8(p.timeout);
+            w.u8(counter);
+            w.u8(timeout);
             w.u64(p.th_latency_until);
         }
 
@@ -593,21 +594,20 @@ impl Machine {
 
         let io_regs = r.bytes_exact(16)?;
         sys.io.regs.copy_from_slice(&io_regs);
-        for p in &mut sys.io.pads {
+        for i in 0..2 {
             let kind = match r.u8()? {
                 0 => PadKind::None,
                 1 => PadKind::ThreeButton,
                 2 => PadKind::SixButton,
                 _ => return Err(r.invalid("pad kind")),
             };
-            *p = Pad {
-                kind,
-                buttons: r.u16()?,
-                th: r.u8()?,
-                counter: r.u8()?,
-                timeout: r.u8()?,
-                th_latency_until: r.u64()?,
-            };
+            let p = &mut sys.io.pads[i];
+            p.kind = kind;
+            p.buttons = r.u16()?;
+            p.th = r.u8()?;
+            let (counter, timeout) = (r.u8()?, r.u8()?);
+            p.th_latency_until = r.u64()?;
+            sys.io.set_pad_counters(i, counter, timeout);
         }
 
         let ym = &mut sys.ym;
