@@ -434,8 +434,8 @@ impl Machine {
         w.u16(v.frame_width);
         w.u16(v.frame_height);
         w.u16(v.drawing_width);
-        packed::write_u16s(&mut w, &v.frame);
-        packed::write_u16s(&mut w, &v.drawing);
+        packed::write_u16s(&mut w, v.frame_pixels());
+        packed::write_u16s(&mut w, v.drawing_pixels());
         w.buf
     }
 
@@ -693,8 +693,17 @@ impl Machine {
         let n = crate::vdp::MAX_WIDTH * crate::vdp::MAX_HEIGHT;
         let frame = packed::read_u16s(&mut r, n)?;
         let drawing = packed::read_u16s(&mut r, n)?;
-        v.frame = frame;
-        v.drawing = drawing;
+        // All black is kept as no buffer, as a machine that never drew has it (headless
+        // copies of the loaded machine then go without the 600 KiB).
+        let black = |b: Vec<u16>| {
+            if b.iter().all(|&p| p == 0) {
+                Vec::new()
+            } else {
+                b
+            }
+        };
+        v.frame = black(frame);
+        v.drawing = black(drawing);
         v.renderer = crate::vdp::render::Renderer::new();
         // A line is 256 or 320 pixels wide (H32/H40, `Vdp::render_line`); `frame_buffer`
         // reads the visible frame with that width against a 320-pixel stride, so any other
