@@ -469,7 +469,7 @@ impl Machine {
             width: vdp.frame_width as usize,
             height: vdp.frame_height as usize,
             stride: MAX_WIDTH,
-            pixels: &vdp.frame,
+            pixels: vdp.frame_pixels(),
         }
     }
 

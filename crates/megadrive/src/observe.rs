@@ -20,7 +20,7 @@ pub fn observation_hash(m: &Machine) -> u64 {
         .cram
         .iter()
         .chain(vdp.vsram.iter())
-        .chain(vdp.frame.iter())
+        .chain(vdp.frame_pixels().iter())
     {
         eat(&w.to_le_bytes());
     }

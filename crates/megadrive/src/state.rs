@@ -8,7 +8,7 @@
 //! (ours or `m68k`), and loading a state brings that core back with it.
 
 use crate::bus::Watch;
-use crate::io::{Pad, PadKind};
+use crate::io::PadKind;
 use crate::machine::{Machine, Phase};
 use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
@@ -345,12 +345,13 @@ impl Machine {
 
         // I/O.
         w.bytes(&sys.io.regs);
-        for p in &sys.io.pads {
+        for (i, p) in sys.io.pads.iter().enumerate() {
+            let (counter, timeout) = sys.io.pad_counters(i);
             w.u8(pad_kind_u8(p.kind));
             w.u16(p.buttons);
             w.u8(p.th);
-            w.u8(p.counter);
-            w.u8(p.timeout);
+            w.u8(counter);
+            w.u8(timeout);
             w.u64(p.th_latency_until);
         }
 
@@ -433,8 +434,8 @@ impl Machine {
         w.u16(v.frame_width);
         w.u16(v.frame_height);
         w.u16(v.drawing_width);
-        packed::write_u16s(&mut w, &v.frame);
-        packed::write_u16s(&mut w, &v.drawing);
+        packed::write_u16s(&mut w, v.frame_pixels());
+        packed::write_u16s(&mut w, v.drawing_pixels());
         w.buf
     }
 
@@ -596,21 +597,20 @@ impl Machine {
 
         let io_regs = r.bytes_exact(16)?;
         sys.io.regs.copy_from_slice(&io_regs);
-        for p in &mut sys.io.pads {
+        for i in 0..2 {
             let kind = match r.u8()? {
                 0 => PadKind::None,
                 1 => PadKind::ThreeButton,
                 2 => PadKind::SixButton,
                 _ => return Err(r.invalid("pad kind")),
             };
-            *p = Pad {
-                kind,
-                buttons: r.u16()?,
-                th: r.u8()?,
-                counter: r.u8()?,
-                timeout: r.u8()?,
-                th_latency_until: r.u64()?,
-            };
+            let p = &mut sys.io.pads[i];
+            p.kind = kind;
+            p.buttons = r.u16()?;
+            p.th = r.u8()?;
+            let (counter, timeout) = (r.u8()?, r.u8()?);
+            p.th_latency_until = r.u64()?;
+            sys.io.set_pad_counters(i, counter, timeout);
         }
 
         let ym = &mut sys.ym;
@@ -696,8 +696,17 @@ impl Machine {
         let n = crate::vdp::MAX_WIDTH * crate::vdp::MAX_HEIGHT;
         let frame = packed::read_u16s(&mut r, n)?;
         let drawing = packed::read_u16s(&mut r, n)?;
-        v.frame = frame;
-        v.drawing = drawing;
+        // All black is kept as no buffer, as a machine that never drew has it (headless
+        // copies of the loaded machine then go without the 600 KiB).
+        let black = |b: Vec<u16>| {
+            if b.iter().all(|&p| p == 0) {
+                Vec::new()
+            } else {
+                b
+            }
+        };
+        v.frame = black(frame);
+        v.drawing = black(drawing);
         v.renderer = crate::vdp::render::Renderer::new();
         // A line is 256 or 320 pixels wide (H32/H40, `Vdp::render_line`); `frame_buffer`
         // reads the visible frame with that width against a 320-pixel stride, so any other

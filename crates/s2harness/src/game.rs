@@ -260,6 +260,16 @@ impl Checkpoint {
     }
 }
 
+/// Where [`Game::run_shared`] goes on from.
+pub enum Resume<'a> {
+    /// The start: no frame shared.
+    Start,
+    /// A copy of a checkpoint later runs still need.
+    Copy(&'a Checkpoint),
+    /// A checkpoint no later run needs (no copy of the machine).
+    Take(Checkpoint),
+}
+
 enum Shared {
     /// Still running after the shared frames.
     Running(Box<Running>),
@@ -387,7 +397,7 @@ impl Game {
         stop_flag: &std::sync::atomic::AtomicBool,
         observe: impl FnMut(usize, &Machine),
     ) -> Result<Trace, HarnessError> {
-        self.run_from(sc, stop_flag, observe, None, &[]).0
+        self.run_from(sc, stop_flag, observe, Resume::Start, &[]).0
     }
 
     /// [`Game::run`] resumed from `from` (taken in a run of the same start whose input equals
@@ -397,7 +407,7 @@ impl Game {
     pub fn run_shared(
         &self,
         sc: &Scenario,
-        from: Option<&Checkpoint>,
+        from: Resume<'_>,
         keep: &[usize],
     ) -> (Result<Trace, HarnessError>, Vec<(usize, Checkpoint)>) {
         let never = std::sync::atomic::AtomicBool::new(false);
@@ -409,15 +419,27 @@ impl Game {
         sc: &Scenario,
         stop_flag: &std::sync::atomic::AtomicBool,
         mut observe: impl FnMut(usize, &Machine),
-        from: Option<&Checkpoint>,
+        from: Resume<'_>,
         keep: &[usize],
     ) -> (Result<Trace, HarnessError>, Vec<(usize, Checkpoint)>) {
         let floor_x = sc.stage().floor_x();
         let n = sc.frame_count();
         let mut kept = Vec::new();
+        let taken;
+        let from: Option<Result<Running, &Shared>> = match from {
+            Resume::Start => None,
+            Resume::Copy(Checkpoint(Shared::Running(at))) => Some(Ok((**at).clone())),
+            Resume::Take(Checkpoint(Shared::Running(at))) => Some(Ok(*at)),
+            Resume::Copy(Checkpoint(stopped)) => Some(Err(stopped)),
+            Resume::Take(Checkpoint(stopped)) => {
+                taken = stopped;
+                Some(Err(&taken))
+            }
+        };
         let mut at = match from {
-            Some(Checkpoint(Shared::Running(at))) => (**at).clone(),
-            Some(Checkpoint(Shared::Stopped {
+            Some(Ok(at)) => at,
+            Some(Err(Shared::Running(_))) => unreachable!("running checkpoints matched above"),
+            Some(Err(Shared::Stopped {
                 initial,
                 frames,
                 stop,

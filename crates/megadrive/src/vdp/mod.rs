@@ -23,6 +23,19 @@ pub const VRAM_BYTES: usize = 0x1_0000;
 pub const MAX_WIDTH: usize = 320;
 /// Tallest frame (interlace mode 2, 240 lines per field).
 pub const MAX_HEIGHT: usize = 480;
+/// Pixels in a frame buffer.
+pub const FRAME_PIXELS: usize = MAX_WIDTH * MAX_HEIGHT;
+
+/// A frame buffer not yet made: all black.
+static BLACK_FRAME: [Pixel; FRAME_PIXELS] = [0; FRAME_PIXELS];
+
+fn pixels_or_black(buffer: &[Pixel]) -> &[Pixel] {
+    if buffer.is_empty() {
+        &BLACK_FRAME
+    } else {
+        buffer
+    }
+}
 
 /// Master clocks into the line at which V-int fires on the first line of vertical blank
 /// (H32, H40), after the VBLANK flag is set (Dracula, OutRunners and VR Troopers need the gap).
@@ -110,7 +123,9 @@ pub struct Vdp {
     /// Draw pixels (video and full modes). When clear, lines are only evaluated for what the
     /// game can observe (the sprite status flags), and `frame` keeps the last drawn picture.
     pub draw: bool,
-    /// The last complete frame and the one being drawn.
+    /// The last complete frame and the one being drawn, `MAX_WIDTH * MAX_HEIGHT` pixels, or
+    /// empty while all black (0): they are made at the first line drawn, so a headless
+    /// machine and its copies go without their 600 KiB ([`Vdp::frame_pixels`]).
     pub frame: Vec<Pixel>,
     pub drawing: Vec<Pixel>,
     pub frame_width: u16,
@@ -156,8 +171,8 @@ impl Vdp {
             z80_irq: false,
             renderer: Renderer::new(),
             draw: true,
-            frame: vec![0; MAX_WIDTH * MAX_HEIGHT],
-            drawing: vec![0; MAX_WIDTH * MAX_HEIGHT],
+            frame: Vec::new(),
+            drawing: Vec::new(),
             frame_width: 256,
             frame_height: 192,
             drawing_width: 256,
@@ -359,6 +374,9 @@ impl Vdp {
                 self.renderer
                     .sync_patterns(&self.regs, vram, &mut self.dirty_patterns, version);
             }
+            if self.drawing.is_empty() {
+                self.drawing = vec![0; FRAME_PIXELS];
+            }
             let out = &mut self.drawing[row * MAX_WIDTH..row * MAX_WIDTH + width];
             self.renderer.render_line(&input, line, self.odd_frame, out)
         } else {
@@ -391,9 +409,20 @@ impl Vdp {
             self.active_lines
         };
         if self.im2 {
-            // The other field's lines carry over.
-            self.drawing.copy_from_slice(&self.frame);
+            // The other field's lines carry over (an empty frame is all black).
+            self.drawing.clone_from(&self.frame);
         }
+    }
+
+    /// The last complete frame, `MAX_WIDTH * MAX_HEIGHT` pixels (black before any line is
+    /// drawn).
+    pub fn frame_pixels(&self) -> &[Pixel] {
+        pixels_or_black(&self.frame)
+    }
+
+    /// The frame being drawn, as [`Vdp::frame_pixels`].
+    pub fn drawing_pixels(&self) -> &[Pixel] {
+        pixels_or_black(&self.drawing)
     }
 
     /// The HV counter as the 68000 reads it at `now`.

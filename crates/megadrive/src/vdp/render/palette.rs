@@ -17,7 +17,6 @@ use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 /// in runs of 64.
 const PAIRS: usize = 1 << 14;
 
-#[derive(Clone)]
 pub(super) struct Palette {
     /// What the tables were made from; `None` until the first line.
     source: Option<Source>,
@@ -32,7 +31,8 @@ pub(super) struct Palette {
     /// pixel at that intensity: what the shadow/highlight merge looks up.
     intensity: [Pixel; 256],
     /// Two pixels at once: entry `i0 | i1 << 8` holds `single[i0]` in its low half and
-    /// `single[i1]` in its high half (`compose` writes a pair of pixels per lookup).
+    /// `single[i1]` in its high half (`compose` writes a pair of pixels per lookup). Empty
+    /// until the first line (headless never draws one).
     pairs: Vec<u32>,
 }
 
@@ -50,8 +50,16 @@ impl Default for Palette {
             version: None,
             single: [0; 256],
             intensity: [0; 256],
-            pairs: vec![0; PAIRS],
+            pairs: Vec::new(),
         }
+    }
+}
+
+/// A copy of the machine starts without the tables (derived data: its first line drawn makes
+/// them again, `source` being `None`), so that headless copies stay small.
+impl Clone for Palette {
+    fn clone(&self) -> Self {
+        Self::default()
     }
 }
 
@@ -91,6 +99,9 @@ impl Palette {
         };
         let pixels = colour::line_palette(cram, full_palette);
         let rebuild = self.source.is_none();
+        if rebuild && self.pairs.is_empty() {
+            self.pairs = vec![0; PAIRS];
+        }
         self.source = Some(source);
         for (i, &pixel) in pixels.iter().enumerate() {
             // Colour 0 of a palette is never shown as itself: a layer pixel of colour 0 is

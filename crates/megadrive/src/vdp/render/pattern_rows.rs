@@ -104,21 +104,19 @@ impl DirtyPatterns {
 }
 
 /// The decoded rows ([`row_index`]), the layout they are in and the VRAM version they are up
-/// to date with.
-#[derive(Clone)]
+/// to date with. The 512 KiB of rows are made at the first line drawn (headless never draws),
+/// and a copy of the machine starts without them: derived data, decoded again in full by the
+/// copy's first line drawn (`version` is `None` whenever `rows` is).
+#[derive(Default)]
 pub(super) struct PatternRows {
-    rows: Box<[u64; ROWS]>,
+    rows: Option<Box<[u64; ROWS]>>,
     interlace2: bool,
     version: Option<u64>,
 }
 
-impl Default for PatternRows {
-    fn default() -> Self {
-        Self {
-            rows: vec![0; ROWS].into_boxed_slice().try_into().unwrap(),
-            interlace2: false,
-            version: None,
-        }
+impl Clone for PatternRows {
+    fn clone(&self) -> Self {
+        Self::default()
     }
 }
 
@@ -169,25 +167,32 @@ impl PatternRows {
             self.decode_all(vram, interlace2);
             self.version = version;
         }
-        &self.rows
+        self.rows.as_deref().expect("decoded above")
     }
 
     #[cold]
     #[inline(never)]
     fn decode_all(&mut self, vram: &Vram, interlace2: bool) {
         self.interlace2 = interlace2;
+        self.rows
+            .get_or_insert_with(|| vec![0; ROWS].into_boxed_slice().try_into().unwrap());
         for block in 0..0x1_0000 / 32 {
             self.decode_block(vram, block);
         }
     }
 
-    /// Decodes the 32 bytes of block `block` (eight pattern rows) into the four flips of each.
+    /// Decodes the 32 bytes of block `block` (eight pattern rows) into the four flips of each
+    /// (the rows exist: `decode_all` made them, or `sync` found them current).
     #[inline]
     fn decode_block(&mut self, vram: &Vram, block: usize) {
+        let interlace2 = self.interlace2;
+        let Some(rows) = self.rows.as_deref_mut() else {
+            return;
+        };
         let bytes = &vram[block * 32..block * 32 + 32];
         // The pattern and the block's first row in it; in interlace mode 2 a pattern is two
         // blocks of eight rows.
-        let (pattern, first, last) = if self.interlace2 {
+        let (pattern, first, last) = if interlace2 {
             (block >> 1, (block & 1) * 8, 15)
         } else {
             (block, 0, 7)
@@ -200,8 +205,8 @@ impl PatternRows {
             let r = first + k;
             for (flips, value) in [(0u16, row), (0x0800, row.swap_bytes())] {
                 let entry = flips | pattern as u16;
-                self.rows[row_index(entry, r, self.interlace2)] = value;
-                self.rows[row_index(entry | 0x1000, last - r, self.interlace2)] = value;
+                rows[row_index(entry, r, interlace2)] = value;
+                rows[row_index(entry | 0x1000, last - r, interlace2)] = value;
             }
         }
     }

@@ -1170,3 +1170,28 @@ fn pattern_writes_through_every_path_show_on_the_next_line() {
     v.vram_written();
     assert_eq!(colours(&line0(&mut v)), [c7, c7, c7, c7, c6, c6, c8, c8]);
 }
+
+/// A copy of a VDP that has drawn goes without the decoded pattern rows, the palette tables
+/// and nothing else it needs: after VRAM and CRAM writes through the ports (which mark the
+/// rows dirty in the original only since its last line) the copy draws the line the original
+/// draws, and the scene's first pixels (pattern pixels of the scene, colour `i` = CRAM `i`).
+#[test]
+fn a_copy_draws_what_the_original_draws() {
+    let mut v = port_vdp();
+    let first = line0(&mut v);
+    let mut copy = v.clone();
+    assert_eq!(line0(&mut copy), first, "the copy decodes the rows again");
+    // A pattern write and a CRAM write after the copy: both see them.
+    for w in [&mut v, &mut copy] {
+        command(w, 1, 0x20);
+        w.write_data(0x1234, 0, false);
+        command(w, 3, 2);
+        w.write_data(0x0E0E, 0, false);
+    }
+    assert_eq!(line0(&mut copy), line0(&mut v));
+    // A never-drawn VDP's frame reads black, its full size.
+    let fresh = crate::vdp::Vdp::new(false);
+    assert!(fresh.frame.is_empty());
+    assert_eq!(fresh.frame_pixels().len(), crate::vdp::FRAME_PIXELS);
+    assert!(fresh.frame_pixels().iter().all(|&p| p == 0));
+}
