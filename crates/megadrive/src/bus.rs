@@ -170,8 +170,10 @@ pub struct System {
     /// target, the next refresh stall; 0 after an access that set `boundary_check`), so
     /// that every other boundary is one compare (`machine::run_ours`).
     pub look_at: u64,
-    /// PC of the instruction being executed (open-bus reads return its prefetch).
-    pub pc: u32,
+    /// PC of the instruction being executed plus 4: our 68000's prefetch address at the
+    /// instruction's boundary (`Cpu::pc`), stored as it is so the boundary makes no
+    /// subtraction; [`System::instruction_pc`] is the PC (open-bus reads return its prefetch).
+    pub pc_ahead: u32,
     /// TMSS register $A14000.
     pub tmss: [u8; 4],
     pub timing: Timing,
@@ -258,8 +260,14 @@ fn canonical(addr: u32) -> u32 {
 }
 
 impl System {
+    /// The PC of the instruction being executed.
+    #[inline(always)]
+    fn instruction_pc(&self) -> u32 {
+        self.pc_ahead.wrapping_sub(4)
+    }
+
     fn open_bus_word(&self) -> u16 {
-        self.word_at_pc(self.pc)
+        self.word_at_pc(self.instruction_pc())
     }
 
     /// What fills the status register's unused bits. Genesis Plus GX 1.7 reads the word at
@@ -273,8 +281,9 @@ impl System {
         if !self.timing.gpgx17_status_read && !self.timing.hardware_vdp {
             return self.open_bus_word();
         }
-        let op = self.word_at_pc(self.pc);
-        self.word_at_pc(self.pc.wrapping_add(2 + 2 * words_before_source(op)))
+        let pc = self.instruction_pc();
+        let op = self.word_at_pc(pc);
+        self.word_at_pc(pc.wrapping_add(2 + 2 * words_before_source(op)))
     }
 
     fn word_at_pc(&self, pc: u32) -> u16 {
@@ -491,7 +500,7 @@ impl System {
                 let effect = self.vdp.write_control(value, self.now);
                 if value & 0xC000 == 0x8000 {
                     // MOVE.L (opcode $2xxx) writes its first word before its last bus cycle.
-                    let move_long = self.word_at_pc(self.pc) & 0xF000 == 0x2000;
+                    let move_long = self.word_at_pc(self.instruction_pc()) & 0xF000 == 0x2000;
                     self.vdp.release_held_irq();
                     self.vdp.note_enable_write(old0, old1, move_long);
                 }

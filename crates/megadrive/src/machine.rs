@@ -141,7 +141,7 @@ impl Machine {
             access_clock: 0,
             now_cycles: 0,
             look_at: 0,
-            pc: 0,
+            pc_ahead: 4,
             tmss: [0; 4],
             timing: options.timing,
             watches: Vec::new(),
@@ -188,7 +188,7 @@ impl Machine {
         self.bus.sys.refresh_at =
             now / M68K_REFRESH_PERIOD_MCLK * M68K_REFRESH_PERIOD_MCLK + M68K_REFRESH_PERIOD_MCLK;
         self.bus.sys.z80_mclk = start / 15 * 15;
-        self.bus.sys.pc = self.cpu.pc();
+        self.bus.sys.pc_ahead = self.cpu.pc().wrapping_add(4);
     }
 
     // ---- running ----------------------------------------------------------------------
@@ -517,7 +517,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
         bus.advance_cpu(clocks);
         bus.sys.instruction_clock = C::clock(core);
         bus.sys.now_cycles = bus.sys.instruction_clock;
-        let from = std::mem::replace(&mut bus.sys.pc, b.pc);
+        let from = std::mem::replace(&mut bus.sys.pc_ahead, b.pc.wrapping_add(4)).wrapping_sub(4);
         if skip_idle {
             if b.pc == idle.pc
                 && let Some(state) = &idle.state
@@ -545,6 +545,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
 /// clock when the CPU was last there, the CPU then once a pass without an access that touches
 /// the machine has been seen; `end`: the master clock at which the run that armed it returned.
 struct OursIdle {
+    /// The target's prefetch address (its PC plus 4, as `System::pc_ahead`).
     pc: u32,
     at: u64,
     state: Option<m68000::Cpu>,
@@ -605,7 +606,6 @@ fn run_ours(
     cpu.set_ipl(sys.vdp.cpu_irq_level());
     // A state load or a debugger may have written SR, IPL or the run state directly.
     cpu.refresh_attention();
-    let interrupt_clocks = sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !sys.timing.refresh_stall;
     if skip_idle
@@ -617,7 +617,7 @@ fn run_ours(
         // asks for a look of its own), no watch has hit, and `now` is short of the target
         // (`Machine::run_cpu`), so all it would do is work out `look_at`.
         sys.boundary_check = false;
-        sys.look_at = sys.now_cycles + (target - sys.now).div_ceil(M68K_DIVIDER);
+        sys.look_at = sys.now_cycles + cpu_clocks_ceil(target - sys.now);
     } else {
         // A latency may be running from the last run, or a refresh stall be due.
         sys.ask_boundary();
@@ -638,9 +638,9 @@ fn run_ours(
     };
     // One copy of the loop each way, so the per-instruction path does not test it.
     let exit = if skip_idle {
-        run_ours_loop::<true>(cpu, bus, target, interrupt_clocks, idle)
+        run_ours_loop::<true>(cpu, bus, target, idle)
     } else {
-        run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, idle)
+        run_ours_loop::<false>(cpu, bus, target, idle)
     };
     // Exact again for the scheduler (a STOP returns without a look).
     let sys = &mut bus.sys;
@@ -659,14 +659,11 @@ fn run_ours_loop<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> BoundaryExit {
     loop {
         if cpu.attention() {
-            if let Some(exit) =
-                attended_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
-            {
+            if let Some(exit) = attended_boundary::<SKIP_IDLE>(cpu, bus, target, idle) {
                 return exit;
             }
             continue;
@@ -693,15 +690,12 @@ fn attended_boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
     match cpu.attended_boundary(bus) {
         m68000::Step::Instruction => boundary::<SKIP_IDLE>(cpu, bus, target, false, idle),
         m68000::Step::Stopped => Some(BoundaryExit::Stopped),
-        m68000::Step::Interrupt => {
-            interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
-        }
+        m68000::Step::Interrupt => interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, idle),
     }
 }
 
@@ -714,13 +708,12 @@ fn interrupt_boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
     let sys = &mut bus.sys;
     // `instruction_clock` is still the entry's start.
     sys.sync_clock();
-    let clocks = match interrupt_clocks {
+    let clocks = match sys.timing.interrupt_clocks {
         Some(c) => c as u64,
         None => cpu.cycles - sys.instruction_clock,
     };
@@ -756,8 +749,9 @@ fn pass_boundary<const SKIP_IDLE: bool>(
     interrupt: bool,
     idle: &mut OursIdle,
 ) -> bool {
-    let pc = cpu.instruction_pc();
-    let from = std::mem::replace(&mut bus.sys.pc, pc);
+    // The prefetch address, 4 past the PC (`System::pc_ahead`): compared and stored as it is.
+    let pc = cpu.pc;
+    let from = std::mem::replace(&mut bus.sys.pc_ahead, pc);
     // A loop's passes end in a backward branch to its start: only then is the CPU back at
     // the candidate or at a new one (one compare after the usual forward step).
     if SKIP_IDLE && pc <= from && !interrupt {
@@ -831,6 +825,19 @@ fn arrive(cpu: &m68000::Cpu, bus: &mut Bus, target: u64, idle: &mut OursIdle) {
     sys.touched = false;
 }
 
+/// `mclk.div_ceil(M68K_DIVIDER)`, the CPU clocks a span of master clocks takes up: one
+/// multiply for the spans a run or a look sees (a line, a frame), the division past them.
+#[inline(always)]
+fn cpu_clocks_ceil(mclk: u64) -> u64 {
+    if mclk < 1 << 30 {
+        // 0x2492_4925 is 2^32 / 7 rounded up: (n * it) >> 32 is n / 7 for n below 2^32 / 3,
+        // and (mclk + 6) / 7 is the quotient rounded up.
+        ((mclk + 6) * 0x2492_4925) >> 32
+    } else {
+        mclk.div_ceil(M68K_DIVIDER)
+    }
+}
+
 /// The look at a boundary that may need one: brings the clock up to date, takes the refresh
 /// stall that is due (the hardware and later Genesis Plus GX profiles), works out the
 /// interrupt level and the watch hit when an access asked for them, stops at the target, and
@@ -870,7 +877,27 @@ fn look<const SKIP_IDLE: bool>(
         } else {
             target.min(sys.refresh_at)
         };
-        sys.now_cycles + (until - sys.now).div_ceil(M68K_DIVIDER)
+        sys.now_cycles + cpu_clocks_ceil(until - sys.now)
     };
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_clocks_round_up() {
+        for n in 0..1_000_000u64 {
+            assert_eq!(cpu_clocks_ceil(n), n.div_ceil(M68K_DIVIDER), "{n}");
+        }
+        let edges = [0u64, 1 << 30, (1 << 32) / 3, u32::MAX as u64, u64::MAX / 8];
+        for edge in edges {
+            for d in 0..20_000u64 {
+                for n in [edge.saturating_sub(d), edge.saturating_add(d)] {
+                    assert_eq!(cpu_clocks_ceil(n), n.div_ceil(M68K_DIVIDER), "{n}");
+                }
+            }
+        }
+    }
 }
