@@ -185,6 +185,11 @@ pub struct System {
     /// ([`System::derive_ram_watch`]), the only time the 68000 writes.
     pub(crate) ram_watch_first: u32,
     pub(crate) ram_watch_span: u32,
+    /// The same for word writes, whose first byte may lie one before the first watched
+    /// offset: `ram_watch_first - 1` (wrapping) and `ram_watch_span + 1`, so that their test
+    /// is one subtraction and one compare too.
+    pub(crate) ram_watch_first_word: u32,
+    pub(crate) ram_watch_span_word: u32,
     /// A watch lies outside work RAM: only then can a write past ROM and work RAM (the
     /// ports, Z80 RAM, SRAM) hit one. Derived with `ram_watch_first`; the suite's one watch
     /// is in work RAM, and every port write went through [`System::note_write`]'s search.
@@ -344,14 +349,24 @@ impl System {
         let (first, last) = offsets.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)));
         self.ram_watch_first = first;
         self.ram_watch_span = last.saturating_sub(first);
+        self.ram_watch_first_word = first.wrapping_sub(1);
+        self.ram_watch_span_word = self.ram_watch_span + 1;
     }
 
-    /// Whether a work RAM write of `len` bytes at offset `a` may hit a watch: its last byte
-    /// at or after the first watched offset and its first byte at or before the last (one
-    /// compare; with no watch in RAM `first` is out of reach).
+    /// Whether a work RAM byte write at offset `a` may hit a watch: at or after the first
+    /// watched offset and at or before the last (one compare; with no watch in RAM `first`
+    /// is out of reach).
     #[inline(always)]
-    fn ram_watched(&self, a: u32, len: u32) -> bool {
-        (a + len - 1).wrapping_sub(self.ram_watch_first) <= self.ram_watch_span + (len - 1)
+    fn ram_watched_byte(&self, a: u32) -> bool {
+        a.wrapping_sub(self.ram_watch_first) <= self.ram_watch_span
+    }
+
+    /// [`System::ram_watched_byte`] for a word write at the even offset `a`: its second byte
+    /// at or after the first watched offset (`a >= first - 1`) and its first at or before
+    /// the last.
+    #[inline(always)]
+    fn ram_watched_word(&self, a: u32) -> bool {
+        a.wrapping_sub(self.ram_watch_first_word) <= self.ram_watch_span_word
     }
 
     fn note_write(&mut self, addr: u32, bytes: &[u8]) {
@@ -935,14 +950,15 @@ impl Bus {
     /// the hardware profile's port timing) only where it is used, on the way to the ports.
     #[inline(always)]
     fn read_u8_at(&mut self, addr: u32, cycle: Option<u64>) -> u8 {
-        // The 68000's hot path, ROM and work RAM, inline; the ports out of line. A plain
-        // ROM's area answers in one length test.
+        // The 68000's hot path, work RAM and ROM, inline; the ports out of line. Work RAM
+        // first (one compare; the game's data reads are mostly there, its instruction
+        // fetches come through `fetch_fast`), then a plain ROM's area in one length test.
         let addr = addr & 0xFF_FFFF;
-        if let Some(b) = self.sys.cart.plain_byte(addr) {
-            return b;
-        }
         if addr >= 0xE0_0000 {
             return self.sys.ram[(addr & 0xFFFF) as usize];
+        }
+        if let Some(b) = self.sys.cart.plain_byte(addr) {
+            return b;
         }
         if addr < 0x40_0000 {
             return self.sys.cart.read_byte(addr);
@@ -979,12 +995,12 @@ impl Bus {
     #[inline(always)]
     fn read_u16_at(&mut self, addr: u32, cycle: Option<u64>) -> u16 {
         let addr = addr & 0xFF_FFFE;
-        if let Some(w) = self.sys.cart.plain_word(addr) {
-            return w;
-        }
         if addr >= 0xE0_0000 {
             let a = (addr & 0xFFFE) as usize;
             return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+        }
+        if let Some(w) = self.sys.cart.plain_word(addr) {
+            return w;
         }
         if addr < 0x40_0000 {
             return self.sys.cart.read_word(addr);
@@ -1027,7 +1043,7 @@ impl Bus {
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
             self.sys.ram[(addr & 0xFFFF) as usize] = value;
-            if self.sys.ram_watched(addr & 0xFFFF, 1) {
+            if self.sys.ram_watched_byte(addr & 0xFFFF) {
                 self.sys.note_write(addr, &[value]);
             }
             return;
@@ -1068,7 +1084,7 @@ impl Bus {
             let a = (addr & 0xFFFE) as usize;
             self.sys.ram[a] = (value >> 8) as u8;
             self.sys.ram[a + 1] = value as u8;
-            if self.sys.ram_watched(a as u32, 2) {
+            if self.sys.ram_watched_word(a as u32) {
                 self.sys.note_write(addr, &value.to_be_bytes());
             }
             return;
@@ -1282,7 +1298,7 @@ impl m68000::Bus for Bus {
     #[inline(always)]
     fn poke_word(&mut self, addr: u32, value: u16) -> bool {
         let a = addr & 0xFFFE;
-        if addr < 0xE0_0000 || self.sys.ram_watched(a, 2) {
+        if addr < 0xE0_0000 || self.sys.ram_watched_word(a) {
             return false;
         }
         self.sys.touched = true;
@@ -1292,7 +1308,7 @@ impl m68000::Bus for Bus {
     #[inline(always)]
     fn poke_byte(&mut self, addr: u32, value: u8) -> bool {
         let a = addr & 0xFFFF;
-        if addr < 0xE0_0000 || self.sys.ram_watched(a, 1) {
+        if addr < 0xE0_0000 || self.sys.ram_watched_byte(a) {
             return false;
         }
         self.sys.touched = true;

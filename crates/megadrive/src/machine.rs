@@ -148,6 +148,8 @@ impl Machine {
             watch_hit: None,
             ram_watch_first: u32::MAX,
             ram_watch_span: 0,
+            ram_watch_first_word: u32::MAX - 1,
+            ram_watch_span_word: 1,
             port_watched: false,
             touched: false,
             z80_touched: false,
@@ -599,13 +601,18 @@ fn run_ours(
     target: u64,
     carried: &mut Option<OursIdle>,
 ) -> BoundaryExit {
-    cpu.prepare(&bus.sys.timing);
+    if carried.is_none() {
+        // The first run of a `Machine::run` call (or the first after a STOP or a watch hit):
+        // since the last call the host may have changed the timing profile, and a state load
+        // or a debugger may have written SR, IPL or the run state directly. Within a call
+        // only the core changes them, and keeps the attention flag up to date as it does.
+        cpu.prepare(&bus.sys.timing);
+        cpu.refresh_attention();
+    }
     let sys = &mut bus.sys;
     sys.instruction_clock = cpu.cycles;
     sys.now_cycles = cpu.cycles;
     cpu.set_ipl(sys.vdp.cpu_irq_level());
-    // A state load or a debugger may have written SR, IPL or the run state directly.
-    cpu.refresh_attention();
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !sys.timing.refresh_stall;
     if skip_idle
