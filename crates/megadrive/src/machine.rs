@@ -565,6 +565,20 @@ struct OursIdle {
     /// the wait only delays it for a loop that settles after changing.
     wait: u8,
     backoff: u8,
+    /// Counts the CPUs recorded in `state`, so a recorded pass knows which one it is of.
+    epoch: u32,
+    /// One pass of the proven loop from `state`, recorded for [`wait_in_closed_form`].
+    pass: Option<IdlePass>,
+}
+
+/// A proven idle loop's pass, recorded by stepping a copy of the CPU from the candidate
+/// ([`record_pass`]): the CPU at each boundary after the candidate's up to the loop's
+/// branch, with its clock offset from the candidate, and the pass's CPU clocks (0: the pass
+/// could not be recorded). `epoch`: the `OursIdle::epoch` of the `state` it started from.
+struct IdlePass {
+    epoch: u32,
+    len: u64,
+    bounds: Vec<(u64, m68000::Cpu)>,
 }
 
 /// The longest wait between compares of a loop whose passes change the CPU: Sonic 2's
@@ -615,10 +629,10 @@ fn run_ours(
     cpu.set_ipl(sys.vdp.cpu_irq_level());
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !sys.timing.refresh_stall;
-    if skip_idle
+    let quiet = skip_idle
         && sys.watch_hit.is_none()
-        && matches!(sys.vdp.irq_delay, IrqDelay::None | IrqDelay::Held(_))
-    {
+        && matches!(sys.vdp.irq_delay, IrqDelay::None | IrqDelay::Held(_));
+    if quiet {
         // The look the first boundary would make, made here: with no latency running the
         // level it would take is the one just set (the VDP's lines move only on an access that
         // asks for a look of its own), no watch has hit, and `now` is short of the target
@@ -641,8 +655,22 @@ fn run_ours(
             proven: false,
             wait: 0,
             backoff: 0,
+            epoch: 0,
+            pass: None,
         }),
     };
+    // A run that waits in a proven idle loop, as Sonic 2 waits for V-int on most lines of a
+    // frame: its end worked out from the recorded pass instead of running the instructions.
+    if quiet
+        && idle.proven
+        && idle.wait == 0
+        && !bus.sys.touched
+        && !cpu.attention()
+        && wait_in_closed_form(cpu, bus, target, idle)
+    {
+        idle.end = bus.sys.now;
+        return BoundaryExit::Requested;
+    }
     // One copy of the loop each way, so the per-instruction path does not test it.
     let exit = if skip_idle {
         run_ours_loop::<true>(cpu, bus, target, idle)
@@ -825,11 +853,136 @@ fn arrive(cpu: &m68000::Cpu, bus: &mut Bus, target: u64, idle: &mut OursIdle) {
                 idle.backoff = (idle.backoff * 2 + 1).min(IDLE_BACKOFF_MAX);
                 idle.wait = idle.backoff;
             }
-            None => idle.state = Some(cpu.clone()),
+            None => {
+                idle.state = Some(cpu.clone());
+                idle.epoch = idle.epoch.wrapping_add(1);
+            }
         }
     }
     idle.at = cpu.cycles;
     sys.touched = false;
+}
+
+/// A run from inside a proven idle loop (the candidate proven, nothing touched since its last
+/// arrival, the level the one it was proven with, no latency or watch to look at, the
+/// attention flag down): the CPU can only be going round the loop, each pass the recorded one
+/// ([`IdlePass`]; a pass's boundaries other than the candidate's have increasing PCs, so the
+/// PC says where in it the CPU is). Works out the boundary the run would end at and the
+/// clocks [`arrive`]'s skip and [`look`] would leave, and puts the CPU in its recorded state
+/// there: the same state at the same clock as running the instructions. `false` (nothing
+/// changed) when the pass cannot be recorded or the CPU is not where the record says.
+#[inline(never)]
+fn wait_in_closed_form(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    idle: &mut OursIdle,
+) -> bool {
+    let Some(s0) = idle.state.as_ref() else {
+        return false;
+    };
+    if s0.ipl != cpu.ipl {
+        return false;
+    }
+    if idle.pass.as_ref().is_none_or(|p| p.epoch != idle.epoch) {
+        idle.pass = Some(record_pass(s0, bus, idle.epoch));
+    }
+    let Some(pass) = idle.pass.as_ref().filter(|p| p.len > 0) else {
+        return false;
+    };
+    let k = pass.bounds.len() + 1;
+    let off = |i: usize| if i == 0 { 0 } else { pass.bounds[i - 1].0 };
+    let j = if cpu.pc == idle.pc {
+        0
+    } else {
+        match pass.bounds.iter().position(|b| b.1.pc == cpu.pc) {
+            Some(p) => p + 1,
+            None => return false,
+        }
+    };
+    // The last arrival was at the candidate of the pass the CPU is in.
+    if cpu.cycles.checked_sub(off(j)) != Some(idle.at) {
+        return false;
+    }
+    let base = idle.at;
+    let sys = &mut bus.sys;
+    // Exact between runs: `now_cycles` is the CPU's clock.
+    let n0 = sys.now;
+    // The boundaries up to the loop's branch: the run ends at the first at or past the target.
+    let mut end = None;
+    for i in j + 1..k {
+        let t = n0 + (off(i) - off(j)) * M68K_DIVIDER;
+        if t >= target {
+            end = Some((i, base + off(i), t, base));
+            break;
+        }
+    }
+    if end.is_none() {
+        // The branch back starts before the target: `arrive` skips the whole passes that end
+        // before it, counted from the branch's start, and the run ends at the first boundary
+        // of the next pass at or past it (the branch's own start is, one pass on).
+        let branch = off(k - 1);
+        let now_branch = n0 + (branch - off(j)) * M68K_DIVIDER;
+        let p = pass.len * M68K_DIVIDER;
+        let now0 =
+            now_branch + (target - 1 - now_branch) / p * p + (pass.len - branch) * M68K_DIVIDER;
+        let at0 = base + pass.len;
+        end = (0..k)
+            .map(|i| (i, at0 + off(i), now0 + off(i) * M68K_DIVIDER, at0))
+            .find(|e| e.2 >= target);
+    }
+    let Some((i, cycles, now, at)) = end else {
+        return false;
+    };
+    cpu.clone_from(if i == 0 { s0 } else { &pass.bounds[i - 1].1 });
+    cpu.cycles = cycles;
+    sys.now = now;
+    sys.now_cycles = cycles;
+    sys.instruction_clock = cycles;
+    sys.pc_ahead = cpu.pc;
+    idle.at = at;
+    true
+}
+
+/// One pass of a proven idle loop from its candidate `s0`, stepped on a copy of the CPU: it
+/// reads the same ROM and work RAM as the proven passes (nothing touched them since), so it
+/// makes no other access. Refused (`len` 0) if it touches anything, raises the attention flag,
+/// branches back anywhere but to the candidate, takes more than 16 instructions, or does not
+/// end in `s0` again.
+#[cold]
+#[inline(never)]
+fn record_pass(s0: &m68000::Cpu, bus: &mut Bus, epoch: u32) -> IdlePass {
+    let refused = IdlePass {
+        epoch,
+        len: 0,
+        bounds: Vec::new(),
+    };
+    let look_at = bus.sys.look_at;
+    let mut c = s0.clone();
+    let start = c.cycles;
+    let mut from = c.pc;
+    let mut bounds = Vec::new();
+    loop {
+        if c.attention() || bounds.len() > 16 {
+            return refused;
+        }
+        c.unattended_instruction(bus);
+        if bus.sys.touched || bus.sys.look_at != look_at {
+            return refused;
+        }
+        if c.pc <= from {
+            if c.pc != s0.pc || !c.same_state_but_clock(s0) {
+                return refused;
+            }
+            return IdlePass {
+                epoch,
+                len: c.cycles - start,
+                bounds,
+            };
+        }
+        from = c.pc;
+        bounds.push((c.cycles - start, c.clone()));
+    }
 }
 
 /// `mclk.div_ceil(M68K_DIVIDER)`, the CPU clocks a span of master clocks takes up: one
