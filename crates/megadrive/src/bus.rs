@@ -170,8 +170,10 @@ pub struct System {
     /// target, the next refresh stall; 0 after an access that set `boundary_check`), so
     /// that every other boundary is one compare (`machine::run_ours`).
     pub look_at: u64,
-    /// PC of the instruction being executed (open-bus reads return its prefetch).
-    pub pc: u32,
+    /// PC of the instruction being executed plus 4: our 68000's prefetch address at the
+    /// instruction's boundary (`Cpu::pc`), stored as it is so the boundary makes no
+    /// subtraction; [`System::instruction_pc`] is the PC (open-bus reads return its prefetch).
+    pub pc_ahead: u32,
     /// TMSS register $A14000.
     pub tmss: [u8; 4],
     pub timing: Timing,
@@ -183,6 +185,11 @@ pub struct System {
     /// ([`System::derive_ram_watch`]), the only time the 68000 writes.
     pub(crate) ram_watch_first: u32,
     pub(crate) ram_watch_span: u32,
+    /// The same for word writes, whose first byte may lie one before the first watched
+    /// offset: `ram_watch_first - 1` (wrapping) and `ram_watch_span + 1`, so that their test
+    /// is one subtraction and one compare too.
+    pub(crate) ram_watch_first_word: u32,
+    pub(crate) ram_watch_span_word: u32,
     /// A watch lies outside work RAM: only then can a write past ROM and work RAM (the
     /// ports, Z80 RAM, SRAM) hit one. Derived with `ram_watch_first`; the suite's one watch
     /// is in work RAM, and every port write went through [`System::note_write`]'s search.
@@ -258,8 +265,14 @@ fn canonical(addr: u32) -> u32 {
 }
 
 impl System {
+    /// The PC of the instruction being executed.
+    #[inline(always)]
+    fn instruction_pc(&self) -> u32 {
+        self.pc_ahead.wrapping_sub(4)
+    }
+
     fn open_bus_word(&self) -> u16 {
-        self.word_at_pc(self.pc)
+        self.word_at_pc(self.instruction_pc())
     }
 
     /// What fills the status register's unused bits. Genesis Plus GX 1.7 reads the word at
@@ -273,8 +286,9 @@ impl System {
         if !self.timing.gpgx17_status_read && !self.timing.hardware_vdp {
             return self.open_bus_word();
         }
-        let op = self.word_at_pc(self.pc);
-        self.word_at_pc(self.pc.wrapping_add(2 + 2 * words_before_source(op)))
+        let pc = self.instruction_pc();
+        let op = self.word_at_pc(pc);
+        self.word_at_pc(pc.wrapping_add(2 + 2 * words_before_source(op)))
     }
 
     fn word_at_pc(&self, pc: u32) -> u16 {
@@ -335,14 +349,24 @@ impl System {
         let (first, last) = offsets.fold((u32::MAX, 0), |(lo, hi), a| (lo.min(a), hi.max(a)));
         self.ram_watch_first = first;
         self.ram_watch_span = last.saturating_sub(first);
+        self.ram_watch_first_word = first.wrapping_sub(1);
+        self.ram_watch_span_word = self.ram_watch_span + 1;
     }
 
-    /// Whether a work RAM write of `len` bytes at offset `a` may hit a watch: its last byte
-    /// at or after the first watched offset and its first byte at or before the last (one
-    /// compare; with no watch in RAM `first` is out of reach).
+    /// Whether a work RAM byte write at offset `a` may hit a watch: at or after the first
+    /// watched offset and at or before the last (one compare; with no watch in RAM `first`
+    /// is out of reach).
     #[inline(always)]
-    fn ram_watched(&self, a: u32, len: u32) -> bool {
-        (a + len - 1).wrapping_sub(self.ram_watch_first) <= self.ram_watch_span + (len - 1)
+    fn ram_watched_byte(&self, a: u32) -> bool {
+        a.wrapping_sub(self.ram_watch_first) <= self.ram_watch_span
+    }
+
+    /// [`System::ram_watched_byte`] for a word write at the even offset `a`: its second byte
+    /// at or after the first watched offset (`a >= first - 1`) and its first at or before
+    /// the last.
+    #[inline(always)]
+    fn ram_watched_word(&self, a: u32) -> bool {
+        a.wrapping_sub(self.ram_watch_first_word) <= self.ram_watch_span_word
     }
 
     fn note_write(&mut self, addr: u32, bytes: &[u8]) {
@@ -491,7 +515,7 @@ impl System {
                 let effect = self.vdp.write_control(value, self.now);
                 if value & 0xC000 == 0x8000 {
                     // MOVE.L (opcode $2xxx) writes its first word before its last bus cycle.
-                    let move_long = self.word_at_pc(self.pc) & 0xF000 == 0x2000;
+                    let move_long = self.word_at_pc(self.instruction_pc()) & 0xF000 == 0x2000;
                     self.vdp.release_held_irq();
                     self.vdp.note_enable_write(old0, old1, move_long);
                 }
@@ -926,14 +950,15 @@ impl Bus {
     /// the hardware profile's port timing) only where it is used, on the way to the ports.
     #[inline(always)]
     fn read_u8_at(&mut self, addr: u32, cycle: Option<u64>) -> u8 {
-        // The 68000's hot path, ROM and work RAM, inline; the ports out of line. A plain
-        // ROM's area answers in one length test.
+        // The 68000's hot path, work RAM and ROM, inline; the ports out of line. Work RAM
+        // first (one compare; the game's data reads are mostly there, its instruction
+        // fetches come through `fetch_fast`), then a plain ROM's area in one length test.
         let addr = addr & 0xFF_FFFF;
-        if let Some(b) = self.sys.cart.plain_byte(addr) {
-            return b;
-        }
         if addr >= 0xE0_0000 {
             return self.sys.ram[(addr & 0xFFFF) as usize];
+        }
+        if let Some(b) = self.sys.cart.plain_byte(addr) {
+            return b;
         }
         if addr < 0x40_0000 {
             return self.sys.cart.read_byte(addr);
@@ -970,12 +995,12 @@ impl Bus {
     #[inline(always)]
     fn read_u16_at(&mut self, addr: u32, cycle: Option<u64>) -> u16 {
         let addr = addr & 0xFF_FFFE;
-        if let Some(w) = self.sys.cart.plain_word(addr) {
-            return w;
-        }
         if addr >= 0xE0_0000 {
             let a = (addr & 0xFFFE) as usize;
             return u16::from_be_bytes([self.sys.ram[a], self.sys.ram[a + 1]]);
+        }
+        if let Some(w) = self.sys.cart.plain_word(addr) {
+            return w;
         }
         if addr < 0x40_0000 {
             return self.sys.cart.read_word(addr);
@@ -1018,7 +1043,7 @@ impl Bus {
         self.sys.touched = true;
         if addr >= 0xE0_0000 {
             self.sys.ram[(addr & 0xFFFF) as usize] = value;
-            if self.sys.ram_watched(addr & 0xFFFF, 1) {
+            if self.sys.ram_watched_byte(addr & 0xFFFF) {
                 self.sys.note_write(addr, &[value]);
             }
             return;
@@ -1059,7 +1084,7 @@ impl Bus {
             let a = (addr & 0xFFFE) as usize;
             self.sys.ram[a] = (value >> 8) as u8;
             self.sys.ram[a + 1] = value as u8;
-            if self.sys.ram_watched(a as u32, 2) {
+            if self.sys.ram_watched_word(a as u32) {
                 self.sys.note_write(addr, &value.to_be_bytes());
             }
             return;
@@ -1273,7 +1298,7 @@ impl m68000::Bus for Bus {
     #[inline(always)]
     fn poke_word(&mut self, addr: u32, value: u16) -> bool {
         let a = addr & 0xFFFE;
-        if addr < 0xE0_0000 || self.sys.ram_watched(a, 2) {
+        if addr < 0xE0_0000 || self.sys.ram_watched_word(a) {
             return false;
         }
         self.sys.touched = true;
@@ -1283,7 +1308,7 @@ impl m68000::Bus for Bus {
     #[inline(always)]
     fn poke_byte(&mut self, addr: u32, value: u8) -> bool {
         let a = addr & 0xFFFF;
-        if addr < 0xE0_0000 || self.sys.ram_watched(a, 1) {
+        if addr < 0xE0_0000 || self.sys.ram_watched_byte(a) {
             return false;
         }
         self.sys.touched = true;

@@ -141,13 +141,15 @@ impl Machine {
             access_clock: 0,
             now_cycles: 0,
             look_at: 0,
-            pc: 0,
+            pc_ahead: 4,
             tmss: [0; 4],
             timing: options.timing,
             watches: Vec::new(),
             watch_hit: None,
             ram_watch_first: u32::MAX,
             ram_watch_span: 0,
+            ram_watch_first_word: u32::MAX - 1,
+            ram_watch_span_word: 1,
             port_watched: false,
             touched: false,
             z80_touched: false,
@@ -188,7 +190,7 @@ impl Machine {
         self.bus.sys.refresh_at =
             now / M68K_REFRESH_PERIOD_MCLK * M68K_REFRESH_PERIOD_MCLK + M68K_REFRESH_PERIOD_MCLK;
         self.bus.sys.z80_mclk = start / 15 * 15;
-        self.bus.sys.pc = self.cpu.pc();
+        self.bus.sys.pc_ahead = self.cpu.pc().wrapping_add(4);
     }
 
     // ---- running ----------------------------------------------------------------------
@@ -517,7 +519,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
         bus.advance_cpu(clocks);
         bus.sys.instruction_clock = C::clock(core);
         bus.sys.now_cycles = bus.sys.instruction_clock;
-        let from = std::mem::replace(&mut bus.sys.pc, b.pc);
+        let from = std::mem::replace(&mut bus.sys.pc_ahead, b.pc.wrapping_add(4)).wrapping_sub(4);
         if skip_idle {
             if b.pc == idle.pc
                 && let Some(state) = &idle.state
@@ -545,6 +547,7 @@ fn run_core<C: BoundaryCore>(cpu: &mut C, bus: &mut Bus, target: u64) -> Boundar
 /// clock when the CPU was last there, the CPU then once a pass without an access that touches
 /// the machine has been seen; `end`: the master clock at which the run that armed it returned.
 struct OursIdle {
+    /// The target's prefetch address (its PC plus 4, as `System::pc_ahead`).
     pc: u32,
     at: u64,
     state: Option<m68000::Cpu>,
@@ -562,6 +565,20 @@ struct OursIdle {
     /// the wait only delays it for a loop that settles after changing.
     wait: u8,
     backoff: u8,
+    /// Counts the CPUs recorded in `state`, so a recorded pass knows which one it is of.
+    epoch: u32,
+    /// One pass of the proven loop from `state`, recorded for [`wait_in_closed_form`].
+    pass: Option<IdlePass>,
+}
+
+/// A proven idle loop's pass, recorded by stepping a copy of the CPU from the candidate
+/// ([`record_pass`]): the CPU at each boundary after the candidate's up to the loop's
+/// branch, with its clock offset from the candidate, and the pass's CPU clocks (0: the pass
+/// could not be recorded). `epoch`: the `OursIdle::epoch` of the `state` it started from.
+struct IdlePass {
+    epoch: u32,
+    len: u64,
+    bounds: Vec<(u64, m68000::Cpu)>,
 }
 
 /// The longest wait between compares of a loop whose passes change the CPU: Sonic 2's
@@ -598,26 +615,30 @@ fn run_ours(
     target: u64,
     carried: &mut Option<OursIdle>,
 ) -> BoundaryExit {
-    cpu.prepare(&bus.sys.timing);
+    if carried.is_none() {
+        // The first run of a `Machine::run` call (or the first after a STOP or a watch hit):
+        // since the last call the host may have changed the timing profile, and a state load
+        // or a debugger may have written SR, IPL or the run state directly. Within a call
+        // only the core changes them, and keeps the attention flag up to date as it does.
+        cpu.prepare(&bus.sys.timing);
+        cpu.refresh_attention();
+    }
     let sys = &mut bus.sys;
     sys.instruction_clock = cpu.cycles;
     sys.now_cycles = cpu.cycles;
     cpu.set_ipl(sys.vdp.cpu_irq_level());
-    // A state load or a debugger may have written SR, IPL or the run state directly.
-    cpu.refresh_attention();
-    let interrupt_clocks = sys.timing.interrupt_clocks;
     // With refresh stalls the clock does not advance by whole passes.
     let skip_idle = !sys.timing.refresh_stall;
-    if skip_idle
+    let quiet = skip_idle
         && sys.watch_hit.is_none()
-        && matches!(sys.vdp.irq_delay, IrqDelay::None | IrqDelay::Held(_))
-    {
+        && matches!(sys.vdp.irq_delay, IrqDelay::None | IrqDelay::Held(_));
+    if quiet {
         // The look the first boundary would make, made here: with no latency running the
         // level it would take is the one just set (the VDP's lines move only on an access that
         // asks for a look of its own), no watch has hit, and `now` is short of the target
         // (`Machine::run_cpu`), so all it would do is work out `look_at`.
         sys.boundary_check = false;
-        sys.look_at = sys.now_cycles + (target - sys.now).div_ceil(M68K_DIVIDER);
+        sys.look_at = sys.now_cycles + cpu_clocks_ceil(target - sys.now);
     } else {
         // A latency may be running from the last run, or a refresh stall be due.
         sys.ask_boundary();
@@ -634,13 +655,27 @@ fn run_ours(
             proven: false,
             wait: 0,
             backoff: 0,
+            epoch: 0,
+            pass: None,
         }),
     };
+    // A run that waits in a proven idle loop, as Sonic 2 waits for V-int on most lines of a
+    // frame: its end worked out from the recorded pass instead of running the instructions.
+    if quiet
+        && idle.proven
+        && idle.wait == 0
+        && !bus.sys.touched
+        && !cpu.attention()
+        && wait_in_closed_form(cpu, bus, target, idle)
+    {
+        idle.end = bus.sys.now;
+        return BoundaryExit::Requested;
+    }
     // One copy of the loop each way, so the per-instruction path does not test it.
     let exit = if skip_idle {
-        run_ours_loop::<true>(cpu, bus, target, interrupt_clocks, idle)
+        run_ours_loop::<true>(cpu, bus, target, idle)
     } else {
-        run_ours_loop::<false>(cpu, bus, target, interrupt_clocks, idle)
+        run_ours_loop::<false>(cpu, bus, target, idle)
     };
     // Exact again for the scheduler (a STOP returns without a look).
     let sys = &mut bus.sys;
@@ -659,14 +694,11 @@ fn run_ours_loop<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> BoundaryExit {
     loop {
         if cpu.attention() {
-            if let Some(exit) =
-                attended_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
-            {
+            if let Some(exit) = attended_boundary::<SKIP_IDLE>(cpu, bus, target, idle) {
                 return exit;
             }
             continue;
@@ -693,15 +725,12 @@ fn attended_boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
     match cpu.attended_boundary(bus) {
         m68000::Step::Instruction => boundary::<SKIP_IDLE>(cpu, bus, target, false, idle),
         m68000::Step::Stopped => Some(BoundaryExit::Stopped),
-        m68000::Step::Interrupt => {
-            interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, interrupt_clocks, idle)
-        }
+        m68000::Step::Interrupt => interrupt_boundary::<SKIP_IDLE>(cpu, bus, target, idle),
     }
 }
 
@@ -714,13 +743,12 @@ fn interrupt_boundary<const SKIP_IDLE: bool>(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
     target: u64,
-    interrupt_clocks: Option<u32>,
     idle: &mut OursIdle,
 ) -> Option<BoundaryExit> {
     let sys = &mut bus.sys;
     // `instruction_clock` is still the entry's start.
     sys.sync_clock();
-    let clocks = match interrupt_clocks {
+    let clocks = match sys.timing.interrupt_clocks {
         Some(c) => c as u64,
         None => cpu.cycles - sys.instruction_clock,
     };
@@ -756,8 +784,9 @@ fn pass_boundary<const SKIP_IDLE: bool>(
     interrupt: bool,
     idle: &mut OursIdle,
 ) -> bool {
-    let pc = cpu.instruction_pc();
-    let from = std::mem::replace(&mut bus.sys.pc, pc);
+    // The prefetch address, 4 past the PC (`System::pc_ahead`): compared and stored as it is.
+    let pc = cpu.pc;
+    let from = std::mem::replace(&mut bus.sys.pc_ahead, pc);
     // A loop's passes end in a backward branch to its start: only then is the CPU back at
     // the candidate or at a new one (one compare after the usual forward step).
     if SKIP_IDLE && pc <= from && !interrupt {
@@ -824,11 +853,149 @@ fn arrive(cpu: &m68000::Cpu, bus: &mut Bus, target: u64, idle: &mut OursIdle) {
                 idle.backoff = (idle.backoff * 2 + 1).min(IDLE_BACKOFF_MAX);
                 idle.wait = idle.backoff;
             }
-            None => idle.state = Some(cpu.clone()),
+            None => {
+                idle.state = Some(cpu.clone());
+                idle.epoch = idle.epoch.wrapping_add(1);
+            }
         }
     }
     idle.at = cpu.cycles;
     sys.touched = false;
+}
+
+/// A run from inside a proven idle loop (the candidate proven, nothing touched since its last
+/// arrival, the level the one it was proven with, no latency or watch to look at, the
+/// attention flag down): the CPU can only be going round the loop, each pass the recorded one
+/// ([`IdlePass`]; a pass's boundaries other than the candidate's have increasing PCs, so the
+/// PC says where in it the CPU is). Works out the boundary the run would end at and the
+/// clocks [`arrive`]'s skip and [`look`] would leave, and puts the CPU in its recorded state
+/// there: the same state at the same clock as running the instructions. `false` (nothing
+/// changed) when the pass cannot be recorded or the CPU is not where the record says.
+#[inline(never)]
+fn wait_in_closed_form(
+    cpu: &mut m68000::Cpu,
+    bus: &mut Bus,
+    target: u64,
+    idle: &mut OursIdle,
+) -> bool {
+    let Some(s0) = idle.state.as_ref() else {
+        return false;
+    };
+    if s0.ipl != cpu.ipl {
+        return false;
+    }
+    if idle.pass.as_ref().is_none_or(|p| p.epoch != idle.epoch) {
+        idle.pass = Some(record_pass(s0, bus, idle.epoch));
+    }
+    let Some(pass) = idle.pass.as_ref().filter(|p| p.len > 0) else {
+        return false;
+    };
+    let k = pass.bounds.len() + 1;
+    let off = |i: usize| if i == 0 { 0 } else { pass.bounds[i - 1].0 };
+    let j = if cpu.pc == idle.pc {
+        0
+    } else {
+        match pass.bounds.iter().position(|b| b.1.pc == cpu.pc) {
+            Some(p) => p + 1,
+            None => return false,
+        }
+    };
+    // The last arrival was at the candidate of the pass the CPU is in.
+    if cpu.cycles.checked_sub(off(j)) != Some(idle.at) {
+        return false;
+    }
+    let base = idle.at;
+    let sys = &mut bus.sys;
+    // Exact between runs: `now_cycles` is the CPU's clock.
+    let n0 = sys.now;
+    // The boundaries up to the loop's branch: the run ends at the first at or past the target.
+    let mut end = None;
+    for i in j + 1..k {
+        let t = n0 + (off(i) - off(j)) * M68K_DIVIDER;
+        if t >= target {
+            end = Some((i, base + off(i), t, base));
+            break;
+        }
+    }
+    if end.is_none() {
+        // The branch back starts before the target: `arrive` skips the whole passes that end
+        // before it, counted from the branch's start, and the run ends at the first boundary
+        // of the next pass at or past it (the branch's own start is, one pass on).
+        let branch = off(k - 1);
+        let now_branch = n0 + (branch - off(j)) * M68K_DIVIDER;
+        let p = pass.len * M68K_DIVIDER;
+        let now0 =
+            now_branch + (target - 1 - now_branch) / p * p + (pass.len - branch) * M68K_DIVIDER;
+        let at0 = base + pass.len;
+        end = (0..k)
+            .map(|i| (i, at0 + off(i), now0 + off(i) * M68K_DIVIDER, at0))
+            .find(|e| e.2 >= target);
+    }
+    let Some((i, cycles, now, at)) = end else {
+        return false;
+    };
+    cpu.clone_from(if i == 0 { s0 } else { &pass.bounds[i - 1].1 });
+    cpu.cycles = cycles;
+    sys.now = now;
+    sys.now_cycles = cycles;
+    sys.instruction_clock = cycles;
+    sys.pc_ahead = cpu.pc;
+    idle.at = at;
+    true
+}
+
+/// One pass of a proven idle loop from its candidate `s0`, stepped on a copy of the CPU: it
+/// reads the same ROM and work RAM as the proven passes (nothing touched them since), so it
+/// makes no other access. Refused (`len` 0) if it touches anything, raises the attention flag,
+/// branches back anywhere but to the candidate, takes more than 16 instructions, or does not
+/// end in `s0` again.
+#[cold]
+#[inline(never)]
+fn record_pass(s0: &m68000::Cpu, bus: &mut Bus, epoch: u32) -> IdlePass {
+    let refused = IdlePass {
+        epoch,
+        len: 0,
+        bounds: Vec::new(),
+    };
+    let look_at = bus.sys.look_at;
+    let mut c = s0.clone();
+    let start = c.cycles;
+    let mut from = c.pc;
+    let mut bounds = Vec::new();
+    loop {
+        if c.attention() || bounds.len() > 16 {
+            return refused;
+        }
+        c.unattended_instruction(bus);
+        if bus.sys.touched || bus.sys.look_at != look_at {
+            return refused;
+        }
+        if c.pc <= from {
+            if c.pc != s0.pc || !c.same_state_but_clock(s0) {
+                return refused;
+            }
+            return IdlePass {
+                epoch,
+                len: c.cycles - start,
+                bounds,
+            };
+        }
+        from = c.pc;
+        bounds.push((c.cycles - start, c.clone()));
+    }
+}
+
+/// `mclk.div_ceil(M68K_DIVIDER)`, the CPU clocks a span of master clocks takes up: one
+/// multiply for the spans a run or a look sees (a line, a frame), the division past them.
+#[inline(always)]
+fn cpu_clocks_ceil(mclk: u64) -> u64 {
+    if mclk < 1 << 30 {
+        // 0x2492_4925 is 2^32 / 7 rounded up: (n * it) >> 32 is n / 7 for n below 2^32 / 3,
+        // and (mclk + 6) / 7 is the quotient rounded up.
+        ((mclk + 6) * 0x2492_4925) >> 32
+    } else {
+        mclk.div_ceil(M68K_DIVIDER)
+    }
 }
 
 /// The look at a boundary that may need one: brings the clock up to date, takes the refresh
@@ -870,7 +1037,27 @@ fn look<const SKIP_IDLE: bool>(
         } else {
             target.min(sys.refresh_at)
         };
-        sys.now_cycles + (until - sys.now).div_ceil(M68K_DIVIDER)
+        sys.now_cycles + cpu_clocks_ceil(until - sys.now)
     };
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_clocks_round_up() {
+        for n in 0..1_000_000u64 {
+            assert_eq!(cpu_clocks_ceil(n), n.div_ceil(M68K_DIVIDER), "{n}");
+        }
+        let edges = [0u64, 1 << 30, (1 << 32) / 3, u32::MAX as u64, u64::MAX / 8];
+        for edge in edges {
+            for d in 0..20_000u64 {
+                for n in [edge.saturating_sub(d), edge.saturating_add(d)] {
+                    assert_eq!(cpu_clocks_ceil(n), n.div_ceil(M68K_DIVIDER), "{n}");
+                }
+            }
+        }
+    }
 }

@@ -16,7 +16,7 @@ impl Machine {
         self.bus.write_busreq(false);
         self.bus.write_zreset(false);
         self.cpu.reset(&mut self.bus);
-        self.bus.sys.pc = self.cpu.pc();
+        self.bus.sys.pc_ahead = self.cpu.pc().wrapping_add(4);
     }
 }
 

@@ -306,7 +306,8 @@ impl Machine {
         ] {
             w.u64(v);
         }
-        w.u32(sys.pc);
+        // The instruction's PC, as version 8 has always stored it.
+        w.u32(sys.pc_ahead.wrapping_sub(4));
         w.bytes(&sys.tmss);
         let t = &sys.timing;
         w.bool(t.bank_contention);
@@ -539,7 +540,7 @@ impl Machine {
         sys.z80_t_base = r.u64()?;
         sys.z80_mclk_base = r.u64()?;
         sys.m68k_debt_mclk = r.u64()?;
-        sys.pc = r.u32()?;
+        sys.pc_ahead = r.u32()?.wrapping_add(4);
         let tmss = r.bytes_exact(4)?;
         sys.tmss.copy_from_slice(&tmss);
         sys.timing.bank_contention = r.bool()?;

@@ -328,6 +328,45 @@ fn watch_stops_at_the_write() {
     assert_eq!(m.read_u8(0xFFF62A), 8);
 }
 
+/// Word writes reach a watched byte through either half, at the edges of the watched range
+/// (the inline test before `note_write` is a range test on the watched work RAM offsets).
+#[test]
+fn watches_see_both_halves_of_a_word_write() {
+    let run = |program: &[u8], watches: Vec<megadrive::Watch>| {
+        let mut rom = idle_rom();
+        rom[0x200..0x200 + program.len()].copy_from_slice(program);
+        let mut m = Machine::new(rom, Options::default()).unwrap();
+        m.set_watches(watches);
+        for _ in 0..3 {
+            if let megadrive::RunStop::Watch(hit) = m.run(u64::MAX) {
+                return Some(hit);
+            }
+        }
+        None
+    };
+    let watch = |addr| megadrive::Watch { addr, value: None };
+    // move.w #$1111,($FFF62C).w ; move.w #$2208,($FFF62A).w ; bra.s *
+    let program = [
+        0x31, 0xFC, 0x11, 0x11, 0xF6, 0x2C, 0x31, 0xFC, 0x22, 0x08, 0xF6, 0x2A, 0x60, 0xFE,
+    ];
+    let hit = run(&program, vec![watch(0xFFF62B)]).expect("low half seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_F62B, 0x08));
+    let hit = run(&program, vec![watch(0xFFF62C)]).expect("high half seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_F62C, 0x11));
+    // Two watches: the word at the last watched offset, the byte below the first.
+    let hit = run(&program, vec![watch(0xFFF62C), watch(0xFFF62E)]).expect("first word seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_F62C, 0x11));
+    let hit = run(&program, vec![watch(0xFFF624), watch(0xFFF62A)]).expect("second word seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_F62A, 0x22));
+    assert_eq!(run(&program, vec![watch(0xFFF62E)]), None);
+    // move.w #$ABCD,($FF0000).l ; bra.s *: the first work RAM offset.
+    let program = [0x33, 0xFC, 0xAB, 0xCD, 0x00, 0xFF, 0x00, 0x00, 0x60, 0xFE];
+    let hit = run(&program, vec![watch(0xFF0001)]).expect("offset 1 seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_0001, 0xCD));
+    let hit = run(&program, vec![watch(0xFF0000)]).expect("offset 0 seen");
+    assert_eq!((hit.addr, hit.value), (0xFF_0000, 0xAB));
+}
+
 /// A state whose visible frame is wider than a line can be (the VDP draws 256 or 320 pixels)
 /// is refused: `frame_buffer` would read it against the 320-pixel stride, past the buffer's
 /// end (found reading the loader after the fuzz campaigns; the fuzz target never reads the
