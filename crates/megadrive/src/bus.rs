@@ -625,6 +625,24 @@ impl System {
             return;
         };
         let mut left = units as usize;
+        if from_cart {
+            // A plain ROM to VRAM with an increment of 2, the same way: the run ends where the
+            // source's word offset wraps in its window.
+            loop {
+                let room = self.vdp.vram_run_room();
+                if left == 0 || room == 0 {
+                    break;
+                }
+                let s = self.vdp.dma.source as usize;
+                let n = left.min(room).min(0x1_0000 - s);
+                let Some(bytes) = self.cart.plain_bytes(base as usize + 2 * s, 2 * n) else {
+                    break;
+                };
+                self.vdp.write_vram_bytes(bytes);
+                self.vdp.dma.source = self.vdp.dma.source.wrapping_add(n as u16);
+                left -= n;
+            }
+        }
         if from_ram {
             // Work RAM to VRAM with an increment of 2 (nearly every transfer): the source
             // bytes are the target bytes, copied in runs up to either memory's end (the

@@ -254,6 +254,12 @@ impl Cartridge {
         self.area.words.get((addr >> 1) as usize).copied()
     }
 
+    /// The `len` bytes from `addr` on when the cartridge is a plain ROM and they are all in
+    /// its area (a bus DMA's source run, [`crate::bus::System::dma_from_bus`]).
+    pub fn plain_bytes(&self, addr: usize, len: usize) -> Option<&[u8]> {
+        self.area.bytes.get(addr..addr.checked_add(len)?)
+    }
+
     #[inline(always)]
     pub fn read_byte(&self, addr: u32) -> u8 {
         if let Some(b) = self.plain_byte(addr & (CART_AREA_BYTES as u32 - 1)) {

@@ -120,11 +120,11 @@ mod tests {
         assert_eq!(mclk_for(0x1000, rate) / MCLK_PER_LINE, 40);
     }
 
-    /// A 68000 > VRAM DMA from work RAM or the cartridge (read and written in runs) against
-    /// the transfer word by word as genvdp.txt describes it: each word read at the source,
-    /// whose word offset wraps inside its 128 KiB window, written at the address register
-    /// (bytes swapped at an odd address), the address advanced by reg 15; the FIFO holds the
-    /// last four words.
+    /// A 68000 > VRAM or CRAM DMA from work RAM or the cartridge (read and written in runs)
+    /// against the transfer word by word as genvdp.txt describes it: each word read at the
+    /// source, whose word offset wraps inside its 128 KiB window, written at the address
+    /// register (VRAM: bytes swapped at an odd address; CRAM: the entry at bits 1-6, its
+    /// colour bits), the address advanced by reg 15; the FIFO holds the last four words.
     #[test]
     fn bus_dma_runs_move_each_word_in_turn() {
         use crate::machine::{Machine, Options};
@@ -150,7 +150,9 @@ mod tests {
             let reg23 = [0x7F, 0x70, 0x60, 0x00, 0x01][case % 5];
             sys.vdp.regs[23] = reg23;
             sys.vdp.regs[15] = [2, 1, 0, 0x80, next() as u8][case / 5 % 5];
-            sys.vdp.code = 0x21;
+            // CRAM now and then (Sonic 2's palette transfers).
+            let to_cram = case % 4 == 3;
+            sys.vdp.code = if to_cram { 0x23 } else { 0x21 };
             // Near the end of VRAM now and then, so the address wraps.
             sys.vdp.addr = if case % 7 == 0 {
                 0xFF00 | next() as u16 & 0xFF
@@ -167,6 +169,7 @@ mod tests {
 
             let base = ((reg23 & 0x7F) as u32) << 17;
             let mut vram = sys.vdp.vram.clone();
+            let mut cram = sys.vdp.cram;
             let mut fifo = sys.vdp.fifo.clone();
             let (mut addr, mut source) = (sys.vdp.addr, sys.vdp.dma.source);
             for _ in 0..units {
@@ -176,13 +179,17 @@ mod tests {
                 } else {
                     u16::from_be_bytes([rom[src], rom[src + 1]])
                 };
-                let v = if addr & 1 != 0 {
-                    word.swap_bytes()
+                if to_cram {
+                    cram[((addr >> 1) & 0x3F) as usize] = word & 0x0EEE;
                 } else {
-                    word
-                };
-                let a = (addr & 0xFFFE) as usize;
-                vram[a..a + 2].copy_from_slice(&v.to_be_bytes());
+                    let v = if addr & 1 != 0 {
+                        word.swap_bytes()
+                    } else {
+                        word
+                    };
+                    let a = (addr & 0xFFFE) as usize;
+                    vram[a..a + 2].copy_from_slice(&v.to_be_bytes());
+                }
                 fifo.push(word);
                 addr = addr.wrapping_add(sys.vdp.regs[15] as u16);
                 source = source.wrapping_add(1);
@@ -190,6 +197,7 @@ mod tests {
 
             sys.dma_from_bus(units);
             assert!(sys.vdp.vram == vram, "case {case}: VRAM");
+            assert_eq!(sys.vdp.cram, cram, "case {case}: CRAM");
             assert_eq!(sys.vdp.addr, addr, "case {case}: address");
             assert_eq!(sys.vdp.dma.source, source, "case {case}: source");
             assert_eq!(

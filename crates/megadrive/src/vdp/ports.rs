@@ -173,6 +173,20 @@ impl Vdp {
     /// [`Vdp::write_target`] for each of `words` in turn (a bus DMA's run), the VRAM case
     /// without deciding the target again for every word.
     pub fn write_targets(&mut self, words: &[u16]) {
+        if self.code & 0x0F == CODE_CRAM_WRITE && !words.is_empty() {
+            // A palette transfer (Sonic 2's every frame): each word to CRAM in turn, CRAM
+            // counted as written once.
+            let step = self.regs[15] as u16;
+            let mut addr = self.addr;
+            for &value in words {
+                self.cram[((addr >> 1) & 0x3F) as usize] = value & 0x0EEE;
+                addr = addr.wrapping_add(step);
+            }
+            self.addr = addr;
+            self.cram_written();
+            self.push_last_four(words);
+            return;
+        }
         let vram: Option<&mut [u8; super::VRAM_BYTES]> = self.vram.as_mut_slice().try_into().ok();
         let (Some(vram), CODE_VRAM_WRITE) = (vram, self.code & 0x0F) else {
             for &word in words {
@@ -208,7 +222,12 @@ impl Vdp {
             }
         }
         self.addr = addr;
-        // The FIFO keeps the last four words: pushing only those leaves it as pushing all.
+        self.push_last_four(words);
+    }
+
+    /// The FIFO after `words` were pushed in turn: it keeps the last four, so pushing only
+    /// those (and moving its index past the rest) leaves it as pushing all.
+    fn push_last_four(&mut self, words: &[u16]) {
         let kept = words.len().min(4);
         self.fifo.index = (self.fifo.index + words.len() - kept) & 3;
         for &value in &words[words.len() - kept..] {

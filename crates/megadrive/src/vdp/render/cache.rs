@@ -95,7 +95,7 @@ impl Caches {
         regs: &[u8; 24],
         version: Option<u64>,
         vram: Option<&Vram>,
-    ) -> Option<&SpriteTable> {
+    ) -> Option<&mut SpriteTable> {
         let cache = &mut self.sprites;
         let (Some(mode), Some(_)) = (cache.mode, version) else {
             return None;
@@ -115,7 +115,7 @@ impl Caches {
             }
             cache.version = version;
         }
-        Some(&cache.table)
+        Some(&mut cache.table)
     }
 }
 

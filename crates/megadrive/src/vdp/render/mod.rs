@@ -300,11 +300,11 @@ impl Renderer {
         if !config::display_enabled(regs) {
             return Some(LineStatus::default());
         }
-        let outcome = self
+        let table = self
             .cache
-            .current_sprite_table(regs, Some(vram_version), vram)?
-            .outcome(line as u32)?;
-        if want_collision && outcome.may_collide() {
+            .current_sprite_table(regs, Some(vram_version), vram)?;
+        let outcome = table.outcome(line as u32)?;
+        if want_collision && outcome.may_collide() && table.refine_line(line as u32) {
             return None;
         }
         self.sprite_mask_armed = outcome.full();

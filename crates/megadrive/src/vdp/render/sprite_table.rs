@@ -96,7 +96,8 @@ impl LineSprites {
 
 /// What a line of the index decides without drawing, in three bits: the overflow flag, the
 /// pixel limit reached (the masking state the next line inherits), and whether its sprites
-/// may collide (only then does the collision flag need the line drawn).
+/// may collide (only then does the collision flag need the line drawn); and a fourth saying
+/// the third was checked by pixels ([`SpriteTable::refine_line`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct LineOutcome(u8);
 
@@ -104,6 +105,7 @@ impl LineOutcome {
     const OVERFLOW: u8 = 1;
     const FULL: u8 = 2;
     const MAY_COLLIDE: u8 = 4;
+    const REFINED: u8 = 8;
 
     fn of(sprites: &LineSprites, max_sprites: usize, max_pixels: usize) -> Self {
         LineOutcome(
@@ -123,7 +125,8 @@ impl LineOutcome {
         self.0 & Self::FULL != 0
     }
 
-    /// Two of the first sprites are on screen and share a group of 8 columns.
+    /// Two of the first sprites are on screen and share a group of 8 columns (and, once
+    /// [`SpriteTable::refine_line`] looked, a pixel column).
     pub fn may_collide(self) -> bool {
         self.0 & Self::MAY_COLLIDE != 0
     }
@@ -222,6 +225,41 @@ impl SpriteTable {
         self.outcomes.get(line as usize).copied()
     }
 
+    /// Whether line `line`'s sprites may collide (as [`LineOutcome::may_collide`]), looked at
+    /// by pixels where their groups of 8 columns meet, the answer kept in its outcome. The
+    /// strips a line draws are its first on-screen sprites' spans or, cut at the pixel limit
+    /// or masked, less of them: without two spans that share a pixel column no opaque pixel
+    /// can land on another, so a line cleared here needs no drawing for the collision flag.
+    /// Lazily, because a line is only asked while the flag is clear, and a frame's first
+    /// collision sets it: the lines of the 8-column test are many more than those asked.
+    #[inline]
+    pub fn refine_line(&mut self, line: u32) -> bool {
+        let Some(outcome) = self.outcomes.get_mut(line as usize) else {
+            return false;
+        };
+        if outcome.0 & (LineOutcome::MAY_COLLIDE | LineOutcome::REFINED) == LineOutcome::MAY_COLLIDE
+        {
+            outcome.0 |= LineOutcome::REFINED;
+            if !spans_meet(
+                &self.order,
+                &self.lines[line as usize],
+                self.max_sprites,
+                self.width,
+            ) {
+                outcome.0 &= !LineOutcome::MAY_COLLIDE;
+            }
+        }
+        outcome.may_collide()
+    }
+
+    /// Line `line` was looked at by pixels and found without two sprites sharing a column.
+    #[cfg(test)]
+    pub fn lines_refined_clear(&self, line: u32) -> bool {
+        self.outcomes.get(line as usize).is_some_and(|o| {
+            o.0 & (LineOutcome::REFINED | LineOutcome::MAY_COLLIDE) == LineOutcome::REFINED
+        })
+    }
+
     /// The first line from `from` on that the index does not hold or, when the collision
     /// flag is wanted, whose sprites may collide.
     pub fn first_line_to_draw(&self, from: usize, want_collision: bool) -> usize {
@@ -283,6 +321,35 @@ impl SpriteTable {
         }
         sprites
     }
+}
+
+/// Whether two of the first `max_sprites` entries of `sprites` (positions in `order`) that
+/// are on a screen `width` pixels wide share a pixel column.
+#[cold]
+#[inline(never)]
+fn spans_meet(order: &[Linked], sprites: &LineSprites, max_sprites: usize, width: usize) -> bool {
+    // The sprite x positions taken so far, a bit each (an on-screen sprite ends below 480).
+    let mut taken = [0u64; 8];
+    let mut on = sprites.on;
+    let mut left = max_sprites;
+    while on != 0 && left > 0 {
+        let entry = &order[on.trailing_zeros() as usize];
+        on &= on - 1;
+        left -= 1;
+        if entry.columns(width) == 0 {
+            continue;
+        }
+        let x = entry.x as usize;
+        let span = ((1u128 << entry.width()) - 1) << (x & 63);
+        let (word, low, high) = (x >> 6, span as u64, (span >> 64) as u64);
+        let next = (word + 1).min(7);
+        if taken[word] & low != 0 || taken[next] & high != 0 {
+            return true;
+        }
+        taken[word] |= low;
+        taken[next] |= high;
+    }
+    false
 }
 
 #[cfg(test)]

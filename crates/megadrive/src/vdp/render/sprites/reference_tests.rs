@@ -313,3 +313,141 @@ fn headless_lines_follow_drawn_lines() {
         }
     }
 }
+
+/// Sprites laid side by side in rows at any x (so neighbours share a group of 8 columns),
+/// mostly touching, sometimes a few pixels apart or a pixel over each other; opaque patterns
+/// (no transparent nibble) unless `sparse`.
+fn side_by_side_scene(rng: &mut Rng, mode: SpriteMode, vram: &mut Vram, sparse: bool) {
+    for b in vram[..0x8000].iter_mut() {
+        *b = if sparse { rng.next() as u8 } else { 0x11 };
+    }
+    let table_len = if mode.h40 { 80 } else { 64 };
+    let sprites = 4 + rng.below(table_len as u64 - 4) as usize;
+    let mut x = 90 + rng.below(40) as u16;
+    let mut y = 128 + rng.below(200) as u16;
+    for i in 0..sprites {
+        let size = rng.below(16) as u16;
+        let width = 8 * ((size >> 2) + 1);
+        if x > 470 {
+            x = 90 + rng.below(40) as u16;
+            y = 128 + rng.below(200) as u16;
+        }
+        let link = if i + 1 < sprites { i as u16 + 1 } else { 0 };
+        let a = mode.sat_base + 8 * i;
+        let tile = rng.below(0x400) as u16;
+        for (k, w) in [y + rng.below(3) as u16, (size << 8) | link, tile, x]
+            .iter()
+            .enumerate()
+        {
+            vram[a + 2 * k..a + 2 * k + 2].copy_from_slice(&w.to_be_bytes());
+        }
+        x = match rng.below(8) {
+            0 => x + width - 1,
+            1 => x + width + 1 + rng.below(4) as u16,
+            _ => x + width,
+        };
+    }
+}
+
+/// On side-by-side sprites the headless pass (which looks at the pixels only where the
+/// groups meet) reports a collision exactly where the model draws one, and none where the
+/// sprites only touch.
+#[test]
+fn sprites_side_by_side_collide_only_where_they_overlap() {
+    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    let mut vram = Box::new([0u8; 0x1_0000]);
+    let mut caches = Caches::default();
+    let (mut collided, mut touching) = (0, 0);
+    for round in 0..80 {
+        let h40 = round % 2 == 1;
+        let mode = SpriteMode {
+            h40,
+            interlace2: round % 7 == 6,
+            sat_base: if h40 { 0xF800 } else { 0xFA00 },
+        };
+        side_by_side_scene(&mut rng, mode, &mut vram, round % 4 == 3);
+        for line in 0..240 {
+            check(
+                &mut caches,
+                &vram,
+                mode,
+                line,
+                false,
+                &format!("round {round}"),
+            );
+            if model(&vram, mode, line, false, false).collision {
+                collided += 1;
+            } else {
+                touching += 1;
+            }
+        }
+    }
+    // Both kinds of line were met.
+    assert!(collided > 500 && touching > 500, "{collided} / {touching}");
+}
+
+/// The same scenes through the renderer: its headless lines (decided from the index, the
+/// collision looked at by pixels where the groups meet, `SpriteTable::refine_line`) report
+/// and carry what its drawn lines do, with sprites moved between lines.
+#[test]
+fn headless_side_by_side_lines_follow_drawn_lines() {
+    use crate::vdp::render::{RenderInput, Renderer};
+    let mut rng = Rng(0x1B87_3593_CC9E_2D51);
+    let mut vram = Box::new([0u8; 0x1_0000]);
+    let (cram, vsram) = ([0u16; 64], [0u16; 40]);
+    let (mut drawn, mut headless) = (Renderer::new(), Renderer::new());
+    let mut version = 0u64;
+    let mut out = [0u16; 320];
+    let mut refined = 0;
+    for round in 0..60 {
+        let h40 = round % 2 == 1;
+        let mode = SpriteMode {
+            h40,
+            interlace2: round % 7 == 6,
+            sat_base: if h40 { 0xF800 } else { 0xFA00 },
+        };
+        let mut regs = [0u8; 24];
+        regs[1] = 0x44;
+        regs[5] = (mode.sat_base >> 9) as u8;
+        regs[12] = u8::from(h40) | if mode.interlace2 { 6 } else { 0 };
+        side_by_side_scene(&mut rng, mode, &mut vram, round % 4 == 3);
+        version += 1;
+        for line in 0..262u16 {
+            if rng.below(20) == 0 {
+                // Moves a sprite by a pixel or two (its X word's low byte).
+                let entry = rng.below(if h40 { 80 } else { 64 }) as usize;
+                let addr = mode.sat_base + 8 * entry + 7;
+                vram[addr] = vram[addr].wrapping_add(rng.below(5) as u8).wrapping_sub(2);
+                version += 1;
+            }
+            let want_collision = rng.below(4) != 0;
+            let at = format!("round {round} line {line}");
+            let input = |vram_version| RenderInput {
+                regs: &regs,
+                vram: &vram,
+                cram: &cram,
+                vsram: &vsram,
+                vram_version,
+                cram_version: None,
+            };
+            let a = drawn.render_line(&input(None), line, false, &mut out[..mode.width()]);
+            let b = headless.evaluate_line(&input(Some(version)), line, false, want_collision);
+            assert_eq!(b.sprite_overflow, a.sprite_overflow, "{at}: overflow");
+            assert_eq!(
+                b.sprite_collision,
+                want_collision && a.sprite_collision,
+                "{at}: collision"
+            );
+            assert_eq!(
+                headless.sprite_mask_armed, drawn.sprite_mask_armed,
+                "{at}: masking"
+            );
+            let table = headless.cache.indexed_sprite_table();
+            if table.lines_refined_clear(line as u32) {
+                refined += 1;
+            }
+        }
+    }
+    // Lines whose groups met and whose pixels did not were met (and answered from the index).
+    assert!(refined > 300, "{refined} lines cleared by pixels");
+}
