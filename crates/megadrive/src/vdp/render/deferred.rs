@@ -60,7 +60,7 @@ impl Renderer {
             else {
                 return;
             };
-            table.first_line_to_draw(line as usize + 1, want_collision) as u16
+            table.first_line_to_draw_refined(line as usize + 1, want_collision) as u16
         };
         self.deferral = Deferral {
             from: line + 1,

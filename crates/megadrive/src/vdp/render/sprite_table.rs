@@ -286,6 +286,20 @@ impl SpriteTable {
             .unwrap_or(rest.len())
     }
 
+    /// [`SpriteTable::first_line_to_draw`] with the lines on the way whose 8-column groups
+    /// meet looked at by pixels ([`SpriteTable::refine_line`]): the first line from `from`
+    /// on that the index does not hold or, when the collision flag is wanted, whose sprites
+    /// may collide by pixels.
+    pub fn first_line_to_draw_refined(&mut self, mut from: usize, want_collision: bool) -> usize {
+        loop {
+            let line = self.first_line_to_draw(from, want_collision);
+            if line >= self.outcomes.len() || self.refine_line(line as u32) {
+                return line;
+            }
+            from = line + 1;
+        }
+    }
+
     /// Over lines `lines` (held by the index): whether any overflows, and whether the last
     /// reaches the pixel limit.
     pub fn sum_outcomes(&self, lines: std::ops::Range<usize>) -> (bool, bool) {
@@ -402,6 +416,22 @@ mod tests {
                     .unwrap_or(INDEX_LINES.max(from));
                 assert_eq!(table.first_line_to_draw(from, true), plain, "from {from}");
                 assert_eq!(table.first_line_to_draw(from, false), INDEX_LINES.max(from));
+                // The same with the lines on the way looked at by pixels, against a walk
+                // asking each line.
+                let mut walked = table.clone();
+                let plain = (from..INDEX_LINES)
+                    .find(|&l| walked.refine_line(l as u32))
+                    .unwrap_or(INDEX_LINES.max(from));
+                let mut refined = table.clone();
+                assert_eq!(
+                    refined.first_line_to_draw_refined(from, true),
+                    plain,
+                    "refined from {from}"
+                );
+                assert_eq!(
+                    refined.first_line_to_draw_refined(from, false),
+                    INDEX_LINES.max(from)
+                );
                 if from < INDEX_LINES {
                     let to = from + (next() % (INDEX_LINES - from) as u64) as usize + 1;
                     let plain = (
