@@ -79,16 +79,35 @@ pub(super) struct LineSprites {
 
 impl LineSprites {
     /// Adds the next entry of the list (position `bit`), `width` pixels wide and covering
-    /// the 8-pixel column groups in `columns` if on screen (else none), to the line.
+    /// the 8-pixel column groups in `columns` if on screen (else none), to the line, and
+    /// sets in `outcome` the [`LineOutcome`] bits the line has come to have (each, once
+    /// true, stays true as entries are added: so the index needs no pass over its lines).
     #[inline]
-    fn add(&mut self, bit: u128, width: u16, columns: u64, max_sprites: usize) {
+    fn add(
+        &mut self,
+        outcome: &mut LineOutcome,
+        bit: u128,
+        width: u16,
+        columns: u64,
+        limits: (usize, usize),
+    ) {
+        let (max_sprites, max_pixels) = limits;
         self.on |= bit;
         if (self.count as usize) < max_sprites {
             self.pixels += width;
             // Groups of 8 columns: coarser than pixels, so this may see an overlap where
-            // there is none (the line is then drawn to find out), never the reverse.
-            self.may_collide |= self.columns & columns != 0;
+            // there is none (the line is then looked at by pixels, or drawn), never the
+            // reverse.
+            if self.columns & columns != 0 {
+                self.may_collide = true;
+                outcome.0 |= LineOutcome::MAY_COLLIDE;
+            }
             self.columns |= columns;
+            if self.pixels as usize >= max_pixels {
+                outcome.0 |= LineOutcome::FULL;
+            }
+        } else {
+            outcome.0 |= LineOutcome::OVERFLOW;
         }
         self.count += 1;
     }
@@ -189,6 +208,9 @@ impl SpriteTable {
         self.read = 8 * (last + 1);
         self.lines.clear();
         self.lines.resize(INDEX_LINES, LineSprites::default());
+        self.outcomes.clear();
+        self.outcomes.resize(INDEX_LINES, LineOutcome::default());
+        let limits = (self.max_sprites, self.max_pixels);
         for (pos, entry) in self.order.iter().enumerate() {
             // Line L shows the sprite when y <= L + 128 < y + height.
             let end = (entry.y as usize + entry.height as usize)
@@ -196,17 +218,13 @@ impl SpriteTable {
                 .min(INDEX_LINES);
             let start = (entry.y as usize).saturating_sub(128).min(end);
             let (bit, width, columns) = (1 << pos, entry.width(), entry.columns(self.width));
-            for line in &mut self.lines[start..end] {
-                line.add(bit, width, columns, self.max_sprites);
+            for (line, outcome) in self.lines[start..end]
+                .iter_mut()
+                .zip(&mut self.outcomes[start..end])
+            {
+                line.add(outcome, bit, width, columns, limits);
             }
         }
-        let (max_sprites, max_pixels) = (self.max_sprites, self.max_pixels);
-        self.outcomes.clear();
-        self.outcomes.extend(
-            self.lines
-                .iter()
-                .map(|line| LineOutcome::of(line, max_sprites, max_pixels)),
-        );
     }
 
     /// How many bytes of the table, from its base, the list was built from.
@@ -326,10 +344,11 @@ impl SpriteTable {
         for (pos, entry) in self.order.iter().enumerate() {
             if entry.row(line).is_some() {
                 sprites.add(
+                    &mut LineOutcome::default(),
                     1 << pos,
                     entry.width(),
                     entry.columns(self.width),
-                    self.max_sprites,
+                    (self.max_sprites, self.max_pixels),
                 );
             }
         }
