@@ -126,14 +126,6 @@ impl LineOutcome {
     const MAY_COLLIDE: u8 = 4;
     const REFINED: u8 = 8;
 
-    fn of(sprites: &LineSprites, max_sprites: usize, max_pixels: usize) -> Self {
-        LineOutcome(
-            (u8::from(sprites.count as usize > max_sprites) * Self::OVERFLOW)
-                | (u8::from(sprites.pixels as usize >= max_pixels) * Self::FULL)
-                | (u8::from(sprites.may_collide) * Self::MAY_COLLIDE),
-        )
-    }
-
     /// More than the line's sprite limit are on it.
     pub fn overflow(self) -> bool {
         self.0 & Self::OVERFLOW != 0
