@@ -269,6 +269,8 @@ impl Machine {
                         self.bus.sys.vdp.finish_frame();
                         return RunStop::FrameEnd;
                     }
+                    // The next line starts at once (what the loop's next turn would do first).
+                    self.begin_line();
                 }
             }
         }
