@@ -248,10 +248,22 @@ impl Cartridge {
         self.area.bytes.get(addr as usize).copied()
     }
 
-    /// The word at the even `addr` (below $1000000), as [`Cartridge::plain_byte`].
+    /// The word at the even `addr`, as [`Cartridge::plain_byte`] (`None` at and past
+    /// $1000000, which is past the area: the CPU's PC may be passed unmasked).
     #[inline(always)]
     pub fn plain_word(&self, addr: u32) -> Option<u16> {
         self.area.words.get((addr >> 1) as usize).copied()
+    }
+
+    /// The words at the even `addr` and `addr + 2`, both plain: one bounds test (`None`
+    /// from $3FFFFE on, so the second never wraps past $FFFFFE here).
+    #[inline(always)]
+    pub fn plain_pair(&self, addr: u32) -> Option<(u16, u16)> {
+        let i = (addr >> 1) as usize;
+        match self.area.words.get(i..i + 2) {
+            Some(&[first, second]) => Some((first, second)),
+            _ => None,
+        }
     }
 
     #[inline(always)]
