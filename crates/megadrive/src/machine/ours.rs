@@ -390,7 +390,7 @@ fn arrive(cpu: &m68000::Cpu, bus: &mut Bus, target: u64, idle: &mut OursIdle) {
 /// clocks [`arrive`]'s skip and [`look`] would leave, and puts the CPU in its recorded state
 /// there: the same state at the same clock as running the instructions. `false` (nothing
 /// changed) when the pass cannot be recorded or the CPU is not where the record says.
-#[inline(never)]
+#[inline(always)]
 fn wait_in_closed_form(
     cpu: &mut m68000::Cpu,
     bus: &mut Bus,
