@@ -170,7 +170,7 @@ impl Cpu {
     /// other way is out of line and does the whole fetch, so nothing is live across its call.
     #[inline(always)]
     fn fetch_irc<B: Bus>(&mut self, bus: &mut B) {
-        match bus.fetch_fast(self.pc & 0xFF_FFFE) {
+        match bus.fetch_fast_pc(self.pc) {
             Some(v) => {
                 self.irc = v;
                 self.cycles += 4;
@@ -215,9 +215,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn ext_word_prefetch<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let w = self.irc;
-        if let Some(first) = bus.fetch_fast(self.pc & 0xFF_FFFE)
-            && let Some(second) = bus.fetch_fast(self.pc.wrapping_add(2) & 0xFF_FFFE)
-        {
+        if let Some((first, second)) = bus.fetch_fast_pair(self.pc) {
             self.ird = first;
             self.irc = second;
             self.pc = self.pc.wrapping_add(4);
@@ -235,7 +233,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn fetch_irc_at<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         if target & 1 == 0
-            && let Some(v) = bus.fetch_fast(target & 0xFF_FFFE)
+            && let Some(v) = bus.fetch_fast_pc(target)
         {
             self.irc = v;
             self.cycles += 4;
@@ -262,8 +260,7 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn jump_fill<B: Bus>(&mut self, bus: &mut B, target: u32) -> Result<()> {
         if target & 1 == 0
-            && let Some(first) = bus.fetch_fast(target & 0xFF_FFFE)
-            && let Some(second) = bus.fetch_fast(target.wrapping_add(2) & 0xFF_FFFE)
+            && let Some((first, second)) = bus.fetch_fast_pair(target)
         {
             self.ird = first;
             self.irc = second;

@@ -1,6 +1,5 @@
 //! Registers, the prefetch queue, bus cycles and the instruction loop.
 
-use crate::decode::{self, Op};
 use crate::timing::Timing;
 use crate::{Bus, FunctionCode};
 
@@ -83,11 +82,9 @@ pub struct Cpu {
     /// so the boundary makes one test instead of working out the mask each time (a level
     /// stays asserted but masked for about 40 % of Sonic 2's instructions).
     pub(crate) attention: bool,
-    pub(crate) table: &'static [Op; 65536],
 }
 
-/// Equal when everything but the (shared, constant) decode table is: registers, queue, clock,
-/// run state and interrupt line.
+/// Equal in registers, queue, clock, run state and interrupt line.
 impl PartialEq for Cpu {
     fn eq(&self, o: &Self) -> bool {
         self.cycles == o.cycles && self.same_state_but_clock(o)
@@ -166,7 +163,6 @@ impl Cpu {
                 fetch: false,
             },
             attention: false,
-            table: decode::table(),
         }
     }
 

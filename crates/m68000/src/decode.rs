@@ -2,8 +2,6 @@
 //! (or `Illegal`/`LineA`/`LineF`), with invalid addressing modes weeded out here so the
 //! handlers need not check them.
 
-use std::sync::OnceLock;
-
 pub use crate::op::Op;
 
 // Addressing-mode classes (bit per mode 0-6, then 7.0-7.4 as bits 7-11).
@@ -18,7 +16,7 @@ const DATA_ALT: u16 = DN | MEM_ALT;
 const ALTERABLE: u16 = DN | AN | MEM_ALT;
 const CONTROL: u16 = 0x64 | 0x180 | PC_REL;
 
-fn mode_bit(mode: u16, reg: u16) -> u16 {
+const fn mode_bit(mode: u16, reg: u16) -> u16 {
     if mode < 7 {
         1 << mode
     } else if reg < 5 {
@@ -28,11 +26,11 @@ fn mode_bit(mode: u16, reg: u16) -> u16 {
     }
 }
 
-fn ea_in(op: u16, class: u16) -> bool {
+const fn ea_in(op: u16, class: u16) -> bool {
     mode_bit((op >> 3) & 7, op & 7) & class != 0
 }
 
-fn decode(op: u16) -> Op {
+const fn decode(op: u16) -> Op {
     let size = (op >> 6) & 3;
     match op >> 12 {
         0x0 => {
@@ -264,7 +262,7 @@ fn decode(op: u16) -> Op {
 
 /// The MOVE variant for line `line` (1 byte, 3 word, 2 long), source mode `mode` and
 /// destination mode `dst_mode`.
-fn move_op(line: u16, mode: u16, dst_mode: u16) -> Op {
+const fn move_op(line: u16, mode: u16, dst_mode: u16) -> Op {
     const ANY: [[Op; 8]; 3] = [
         [
             Op::MoveB0,
@@ -374,7 +372,7 @@ fn move_op(line: u16, mode: u16, dst_mode: u16) -> Op {
     by_size[size][mode as usize]
 }
 
-fn decode_line4(op: u16) -> Op {
+const fn decode_line4(op: u16) -> Op {
     let size = (op >> 6) & 3;
     if op & 0x1C0 == 0x1C0 {
         if !ea_in(op, CONTROL) {
@@ -524,7 +522,7 @@ fn decode_line4(op: u16) -> Op {
 
 /// The word and long forms of the sized instructions that have their own variants (bits 6-7
 /// of those opcodes are the size: 0 byte, 1 word, 2 long).
-fn sized(op: Op, opcode: u16) -> Op {
+const fn sized(op: Op, opcode: u16) -> Op {
     match (op, (opcode >> 6) & 3) {
         (Op::Or, 1) => Op::OrW,
         (Op::Or, 2) => Op::OrL,
@@ -588,17 +586,18 @@ fn sized(op: Op, opcode: u16) -> Op {
     }
 }
 
-static TABLE: OnceLock<Box<[Op; 65536]>> = OnceLock::new();
+/// The decoded opcode table, worked out at compile time: a static the dispatch indexes
+/// directly (no pointer to load per instruction, nothing to build at start-up).
+pub(crate) static TABLE: [Op; 65536] = build_table();
 
-/// The decoded opcode table, built on first use.
-pub fn table() -> &'static [Op; 65536] {
-    TABLE.get_or_init(|| {
-        let mut t = Box::new([Op::Illegal; 65536]);
-        for (op, slot) in t.iter_mut().enumerate() {
-            *slot = sized(decode(op as u16), op as u16);
-        }
-        t
-    })
+const fn build_table() -> [Op; 65536] {
+    let mut t = [Op::Illegal; 65536];
+    let mut op = 0;
+    while op < 65536 {
+        t[op] = sized(decode(op as u16), op as u16);
+        op += 1;
+    }
+    t
 }
 
 #[cfg(test)]
@@ -607,12 +606,12 @@ mod tests {
     #[test]
     fn word_and_long_forms_have_their_own_variants() {
         // ANDI #,D0 byte, word, long; ADDQ #1,D0 word; LSL.L #2,D0; CMPI.B #,(A0).
-        assert_eq!(table()[0x0200], Op::AndiDn);
-        assert_eq!(table()[0x0240], Op::AndiDnW);
-        assert_eq!(table()[0x0280], Op::AndiDnL);
-        assert_eq!(table()[0x5240], Op::AddqDnW);
-        assert_eq!(table()[0xE588], Op::LslRegL);
-        assert_eq!(table()[0x0C10], Op::Cmpi);
+        assert_eq!(TABLE[0x0200], Op::AndiDn);
+        assert_eq!(TABLE[0x0240], Op::AndiDnW);
+        assert_eq!(TABLE[0x0280], Op::AndiDnL);
+        assert_eq!(TABLE[0x5240], Op::AddqDnW);
+        assert_eq!(TABLE[0xE588], Op::LslRegL);
+        assert_eq!(TABLE[0x0C10], Op::Cmpi);
     }
 
     #[test]

@@ -40,7 +40,7 @@ macro_rules! whole {
 
 #[inline(always)]
 pub(crate) fn dispatch<B: Bus>(cpu: &mut Cpu, bus: &mut B, op: u16) -> Result<()> {
-    match cpu.table[op as usize] {
+    match crate::decode::TABLE[op as usize] {
         Op::Illegal => cpu.illegal(bus, 4),
         Op::LineA => cpu.illegal(bus, 10),
         Op::LineF => cpu.illegal(bus, 11),

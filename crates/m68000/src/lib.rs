@@ -71,6 +71,23 @@ pub trait Bus {
     fn fetch_fast(&self, _addr: u32) -> Option<u16> {
         None
     }
+    /// [`Bus::fetch_fast`] at the CPU's PC as it is (even, with bits 24-31 as the CPU left
+    /// them): a bus may answer `None` whenever those bits are not clear (the fetch then goes
+    /// through [`Bus::read_word`] at the 24-bit address), which spares the core its mask.
+    #[inline]
+    fn fetch_fast_pc(&self, pc: u32) -> Option<u16> {
+        self.fetch_fast(pc & 0xFF_FFFE)
+    }
+    /// The words at the PC `pc` (as [`Bus::fetch_fast_pc`]) and the next, when
+    /// [`Bus::fetch_fast`] answers both: a bus that keeps its plain ROM as one slice answers
+    /// with one bounds test (the queue refills after a jump or an extension word).
+    #[inline]
+    fn fetch_fast_pair(&self, pc: u32) -> Option<(u16, u16)> {
+        Some((
+            self.fetch_fast(pc & 0xFF_FFFE)?,
+            self.fetch_fast(pc.wrapping_add(2) & 0xFF_FFFE)?,
+        ))
+    }
     /// The byte at `addr` when reading it has no side effect and no wait state (work RAM, a
     /// plain ROM), else `None`. Lets the core run a scan loop's passes in closed form
     /// ([`Cpu::skip_loop_passes`]).

@@ -1304,6 +1304,16 @@ impl m68000::Bus for Bus {
     fn fetch_fast(&self, addr: u32) -> Option<u16> {
         self.sys.cart.plain_word(addr)
     }
+    // The PC as it is: one past 24 bits indexes past the cartridge area, and the fetch goes
+    // through `read_word`, which reads the same plain ROM word with no side effect.
+    #[inline(always)]
+    fn fetch_fast_pc(&self, pc: u32) -> Option<u16> {
+        self.sys.cart.plain_word(pc)
+    }
+    #[inline(always)]
+    fn fetch_fast_pair(&self, pc: u32) -> Option<(u16, u16)> {
+        self.sys.cart.plain_pair(pc)
+    }
     // Work RAM and a plain ROM: no side effect, no wait state (the scan loops' reads).
     #[inline(always)]
     fn peek_byte(&self, addr: u32) -> Option<u8> {

@@ -248,7 +248,8 @@ impl Cartridge {
         self.area.bytes.get(addr as usize).copied()
     }
 
-    /// The word at the even `addr` (below $1000000), as [`Cartridge::plain_byte`].
+    /// The word at the even `addr`, as [`Cartridge::plain_byte`] (`None` at and past
+    /// $1000000, which is past the area: the CPU's PC may be passed unmasked).
     #[inline(always)]
     pub fn plain_word(&self, addr: u32) -> Option<u16> {
         self.area.words.get((addr >> 1) as usize).copied()
@@ -258,6 +259,17 @@ impl Cartridge {
     /// its area (a bus DMA's source run, [`crate::bus::System::dma_from_bus`]).
     pub fn plain_bytes(&self, addr: usize, len: usize) -> Option<&[u8]> {
         self.area.bytes.get(addr..addr.checked_add(len)?)
+    }
+
+    /// The words at the even `addr` and `addr + 2`, both plain: one bounds test (`None`
+    /// from $3FFFFE on, so the second never wraps past $FFFFFE here).
+    #[inline(always)]
+    pub fn plain_pair(&self, addr: u32) -> Option<(u16, u16)> {
+        let i = (addr >> 1) as usize;
+        match self.area.words.get(i..i + 2) {
+            Some(&[first, second]) => Some((first, second)),
+            _ => None,
+        }
     }
 
     #[inline(always)]
@@ -383,6 +395,51 @@ mod tests {
                 assert_eq!(c.read_word(addr), word, "word {addr:06X} of {len}");
             }
         }
+    }
+
+    /// The instruction fetches' fast answers (`m68000::Bus::fetch_fast_pc` and
+    /// `fetch_fast_pair`) are the ROM's words wherever the area is plain, nothing past it
+    /// (the PC unmasked above 24 bits included), and nothing for a cartridge with SRAM.
+    #[test]
+    fn fast_fetches_read_the_rom_words_and_nothing_past_the_area() {
+        let rom: Vec<u8> = (0..0x10_0000usize)
+            .map(|i| (i * 13 + i / 509) as u8)
+            .collect();
+        let c = Cartridge::new(rom.clone()).unwrap();
+        let word = |a: u32| {
+            let a = (a & 0x3F_FFFE) as usize % rom.len();
+            u16::from_be_bytes([rom[a], rom[a + 1]])
+        };
+        for pc in [
+            0u32,
+            2,
+            0x0F_FFFE,
+            0x10_0000,
+            0x3F_FFFC,
+            0x3F_FFFE,
+            0x40_0000,
+            0xFF_FFFE,
+            0x100_0000,
+            0x100_0002,
+            0xFFFF_FFFE,
+        ] {
+            let plain = pc < CART_AREA_BYTES as u32;
+            assert_eq!(
+                c.plain_word(pc),
+                plain.then(|| word(pc)),
+                "word at {pc:08X}"
+            );
+            let pair = (pc.wrapping_add(2) < CART_AREA_BYTES as u32 && pc < CART_AREA_BYTES as u32)
+                .then(|| (word(pc), word(pc + 2)));
+            assert_eq!(c.plain_pair(pc), pair, "pair at {pc:08X}");
+        }
+        let mut rom = vec![0u8; 0x20_0000];
+        rom[0x1B0..0x1B4].copy_from_slice(b"RA\xF8\x20");
+        rom[0x1B4..0x1B8].copy_from_slice(&0x20_0001u32.to_be_bytes());
+        rom[0x1B8..0x1BC].copy_from_slice(&0x20_3FFFu32.to_be_bytes());
+        let c = Cartridge::new(rom).unwrap();
+        assert_eq!(c.plain_word(0), None);
+        assert_eq!(c.plain_pair(0), None);
     }
 
     #[test]
