@@ -216,9 +216,6 @@ pub struct Bus {
     /// The Z80's idle-loop candidate ([`run_z80_skipping_idle`]), carried from one Z80 run
     /// to the next within a `Machine::run` call, which clears it first.
     pub(crate) z80_idle: Option<SoundCpu>,
-    /// The Z80's decoded traces ([`z80::Traces`]): derived from the code they check before
-    /// each instruction, so neither saved nor cleared.
-    pub(crate) z80_traces: z80::Traces,
     /// Line ends the Z80 was not run to while it waited for an interrupt
     /// ([`Bus::run_z80_at_line_end`]): the one before the last and the last, 0 for none.
     /// Any run first runs to them, and `Machine::run` does before it returns, so between
@@ -869,11 +866,10 @@ impl Bus {
         let view = Z80View(&mut self.sys);
         // The line is fixed for the run (and the console raises no NMI): with /INT released,
         // steps need not test for an interrupt.
-        let (idle, traces) = (&mut self.z80_idle, &mut self.z80_traces);
         if self.z80.irq_line || self.z80.nmi_pending {
-            run_z80_skipping_idle::<false>(&mut self.z80, view, t_until, idle, traces);
+            run_z80_skipping_idle::<false>(&mut self.z80, view, t_until, &mut self.z80_idle);
         } else {
-            run_z80_skipping_idle::<true>(&mut self.z80, view, t_until, idle, traces);
+            run_z80_skipping_idle::<true>(&mut self.z80, view, t_until, &mut self.z80_idle);
         }
         let t1 = self.z80.t_states();
         self.sys.z80_mclk += (t1 - t0) * Z80_DIVIDER;
@@ -1173,50 +1169,29 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
     mut view: Z80View<'_>,
     t_until: u64,
     idle: &mut Option<SoundCpu>,
-    traces: &mut z80::Traces,
 ) {
     // The view is the loop's own (by value, and the out-of-line accesses take the `System`
     // it holds, not the view): the pointer to the system stays in a register instead of
     // being loaded again at every memory access.
     let view = &mut view;
-    // A run often starts inside a delay loop the last one stopped in, or inside the decoded
-    // trace the last one ran (Sonic 2's DAC loop spans two or three lines a pass).
+    // A run often starts inside a delay loop the last one stopped in.
     z80.fast_forward(view, t_until);
-    if INT_RELEASED && let Some(from) = traces.run(z80, view, t_until, false) {
-        after_branch::<INT_RELEASED>(z80, view, t_until, idle, traces, from);
-    }
     while z80.t_states() < t_until {
         let from = z80.regs.pc;
         // Most instructions cannot jump, and the core says so at compile time in their
         // bodies: PC is compared only after one that may have.
-        if z80.step_may_branch::<INT_RELEASED, _>(view) {
-            after_branch::<INT_RELEASED>(z80, view, t_until, idle, traces, from);
+        if !z80.step_may_branch::<INT_RELEASED, _>(view) {
+            continue;
         }
-    }
-}
-
-/// [`run_z80_skipping_idle`] after an instruction at `from` that may have branched: at a
-/// backward jump, the closed-form loops, the idle-loop skip, and (with /INT released) the
-/// decoded trace at the target, which may end in a branch again.
-#[inline(always)]
-fn after_branch<const INT_RELEASED: bool>(
-    z80: &mut SoundCpu,
-    view: &mut Z80View<'_>,
-    t_until: u64,
-    idle: &mut Option<SoundCpu>,
-    traces: &mut z80::Traces,
-    mut from: u16,
-) {
-    loop {
         let pc = z80.regs.pc;
         if pc > from || z80.pending_prefix != 0 {
-            return;
+            continue;
         }
         // A backward jump: into a delay or wait loop the core runs in closed form
         // (`Z80::fast_forward`: Sonic 2's `djnz $` DAC pacing and its wait for a sample), or
         // into a loop the idle detection below may find.
         if z80.fast_forward(view, t_until) {
-            return;
+            continue;
         }
         if let Some(then) = idle.as_ref()
             && then.regs.pc == pc
@@ -1235,14 +1210,6 @@ fn after_branch<const INT_RELEASED: bool>(
         }
         *idle = Some(*z80);
         view.0.z80_touched = false;
-        // The loop's body as a decoded trace, where no interrupt can be accepted.
-        if !INT_RELEASED {
-            return;
-        }
-        match traces.run(z80, view, t_until, true) {
-            Some(branch) => from = branch,
-            None => return,
-        }
     }
 }
 

@@ -161,7 +161,6 @@ impl Machine {
                 sys,
                 z80: SoundCpu::new(),
                 z80_idle: None,
-                z80_traces: z80::Traces::new(),
                 z80_owed: [0; 2],
                 z80_deferral: true,
             },

@@ -85,7 +85,7 @@ impl Z80 {
 
     /// The instruction of opcode `OP`.
     #[inline(always)]
-    pub(crate) fn exec_op<const OP: u8, const IDX: u8, B: Bus>(&mut self, bus: &mut B, q: u8) {
+    fn exec_op<const OP: u8, const IDX: u8, B: Bus>(&mut self, bus: &mut B, q: u8) {
         let op = OP;
         match op {
             0x00 => {}

@@ -71,7 +71,7 @@ impl Z80 {
     /// (`zWriteToDAC`, Z80 $0178 and $0194, B = the sample's rate) and its SEGA chant with two
     /// more (`zPlaySegaSound`, $0718 and $0729); a fifth of its steps were these iterations.
     #[inline(always)]
-    pub(crate) fn djnz_self(&mut self, until_t: u64) -> bool {
+    fn djnz_self(&mut self, until_t: u64) -> bool {
         let b = self.regs.b;
         // Iterations that jump back, and how many of them start before `until_t`.
         let jumps = b.wrapping_sub(1) as u64;

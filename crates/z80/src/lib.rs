@@ -18,11 +18,9 @@ mod index;
 mod index_cb;
 mod interrupts;
 pub mod registers;
-mod trace;
 
 pub use cpu::Z80;
 pub use registers::Registers;
-pub use trace::Traces;
 
 /// What the Z80 sees around it. `t` is the absolute T-state count (`Z80::t_states()`) at the access.
 pub trait Bus {
