@@ -1483,11 +1483,14 @@ impl System {
     #[cold]
     #[inline(never)]
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
-        let now = self.z80_mclk(t);
         if addr & 0xE001 == 0x4000 {
-            self.ym.write(addr as u32 & 2, value, now);
+            // An address latch needs the clock only for the call log.
+            if !self.ym.latch_address_quiet(addr as u32 & 2, value) {
+                self.ym.write(addr as u32 & 2, value, self.z80_mclk(t));
+            }
             return;
         }
+        let now = self.z80_mclk(t);
         // Its data port with the DAC selected (each sample byte), while no sample is
         // synthesised and the timers are stopped: the chip's clock, busy flag and register.
         if addr & 0xE003 == 0x4001 && self.ym.write_dac_quiet(value, now) {
