@@ -1216,18 +1216,28 @@ fn run_z80_skipping_idle<const INT_RELEASED: bool>(
             && !view.0.z80_touched
             && same_but_clock_and_r(then, z80)
         {
-            let now = z80.t_states();
-            let pass = now - then.t_states;
-            // The pass's M1 cycles, mod 128 as R counts them.
-            let r_step = z80.regs.r().wrapping_sub(then.regs.r()) & 0x7F;
-            if pass > 0 && now < t_until {
-                let passes = (t_until - 1 - now) / pass;
-                z80.set_t_states(now + passes * pass);
-                z80.regs.add_r(passes.wrapping_mul(r_step as u64));
-            }
+            skip_idle_passes(z80, then, t_until);
         }
         *idle = Some(*z80);
         view.0.z80_touched = false;
+    }
+}
+
+/// [`run_z80_skipping_idle`] where the Z80 came back to the target of a backward jump in the
+/// state `then` it left it: the clock and R jump over the whole passes that end before
+/// `t_until`. Out of line and cold (a few hundred times a frame at most, against thousands
+/// of steps): the step loop keeps its registers for the steps.
+#[cold]
+#[inline(never)]
+fn skip_idle_passes(z80: &mut SoundCpu, then: &SoundCpu, t_until: u64) {
+    let now = z80.t_states();
+    let pass = now - then.t_states;
+    // The pass's M1 cycles, mod 128 as R counts them.
+    let r_step = z80.regs.r().wrapping_sub(then.regs.r()) & 0x7F;
+    if pass > 0 && now < t_until {
+        let passes = (t_until - 1 - now) / pass;
+        z80.set_t_states(now + passes * pass);
+        z80.regs.add_r(passes.wrapping_mul(r_step as u64));
     }
 }
 
@@ -1463,7 +1473,10 @@ impl System {
         }
     }
 
-    /// Everything above the Z80's own RAM (out of line: the RAM path is the hot one).
+    /// Everything above the Z80's own RAM (out of line: the RAM path is the hot one). Cold,
+    /// as the write below: about one step in ten calls either, and LLVM then places the step
+    /// loop's spills and reloads around these calls instead of on every step.
+    #[cold]
     #[inline(never)]
     fn z80_read_outside_ram(&mut self, addr: u16, t: u64) -> u8 {
         self.z80_touched = true;
@@ -1495,13 +1508,17 @@ impl System {
     /// ports first, then its DAC byte in headless, in a path small enough to need no saved
     /// registers (no call log): Sonic 2's driver selects the DAC register before each sample
     /// byte and writes the byte.
+    #[cold]
     #[inline(never)]
     fn z80_write_outside_ram(&mut self, addr: u16, value: u8, t: u64) {
-        let now = self.z80_mclk(t);
         if addr & 0xE001 == 0x4000 {
-            self.ym.write(addr as u32 & 2, value, now);
+            // An address latch needs the clock only for the call log.
+            if !self.ym.latch_address_quiet(addr as u32 & 2, value) {
+                self.ym.write(addr as u32 & 2, value, self.z80_mclk(t));
+            }
             return;
         }
+        let now = self.z80_mclk(t);
         // Its data port with the DAC selected (each sample byte), while no sample is
         // synthesised and the timers are stopped: the chip's clock, busy flag and register.
         if addr & 0xE003 == 0x4001 && self.ym.write_dac_quiet(value, now) {

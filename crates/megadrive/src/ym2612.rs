@@ -416,6 +416,20 @@ impl Ym2612 {
         self.write_unlogged(port, value, now);
     }
 
+    /// A write to an address port (`port` 0 or 2) while no calls are logged: the latch only,
+    /// the same as [`Ym2612::write`], which the Z80's write path then calls without working
+    /// out the master clock (Sonic 2's DAC loop selects the DAC register twice a sample
+    /// pair). Returns false, having done nothing, while the calls are logged.
+    #[inline(always)]
+    pub(crate) fn latch_address_quiet(&mut self, port: u32, value: u8) -> bool {
+        debug_assert!(port & 1 == 0);
+        if self.calls.on {
+            return false;
+        }
+        self.address[((port >> 1) & 1) as usize] = value;
+        true
+    }
+
     /// [`Ym2612::write`] while the calls are logged for the sound thread.
     #[cold]
     #[inline(never)]

@@ -198,7 +198,9 @@ impl Z80 {
     /// A step that continues a DD/FD prefix chain (which holds off interrupts and HALT cycles,
     /// as on the chip), or else runs an NMI, an interrupt or a HALT cycle, in that order of
     /// priority, instead of an instruction; or else the instruction after EI (with /INT
-    /// asserted and IFF1 set). Returns what [`Z80::step_may_branch`] does.
+    /// asserted and IFF1 set). Returns what [`Z80::step_may_branch`] does. Cold: a caller's
+    /// step loop keeps its registers for the usual step.
+    #[cold]
     #[inline(never)]
     fn step_special<B: Bus>(&mut self, bus: &mut B) -> bool {
         if self.pending_prefix != 0 {
