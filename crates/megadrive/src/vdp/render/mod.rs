@@ -236,10 +236,13 @@ impl Renderer {
         );
 
         let visible = MARGIN..MARGIN + width;
+        // The drawn span in screen pixels (sprites may hang off either edge).
+        let drawn = sprites.drawn.0.saturating_sub(MARGIN)..sprites.drawn.1.saturating_sub(MARGIN);
         compose::compose(
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
+            drawn,
             &self.palette,
             cfg.shadow_highlight,
             &mut out[..width],

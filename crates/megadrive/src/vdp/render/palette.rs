@@ -12,10 +12,11 @@ use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 
 /// Entries of [`Palette::pairs`]: two 6-bit CRAM indices, one in each byte of the index (the
 /// entries with bits 6-7 of either byte set are never used). Indexed by bytes, the merge
-/// takes two layer pixels' indices as they lie in its `u64` of eight (`compose`), without
-/// packing them to 12 bits first; the used entries are the same 4,096 as a packed table's,
-/// in runs of 64.
-const PAIRS: usize = 1 << 14;
+/// takes two layer pixels' indices as they lie in memory, a little-endian word (`compose`),
+/// without packing them to 12 bits first; and with every 16-bit index in range it needs no
+/// mask or bounds check. The used entries are the same 4,096 as a packed table's, in runs
+/// of 64 (the pages of the others are never written, so never touched).
+const PAIRS: usize = 1 << 16;
 
 pub(super) struct Palette {
     /// What the tables were made from; `None` until the first line.
@@ -139,7 +140,7 @@ impl Palette {
         &self.intensity
     }
 
-    /// The pair table, [`PAIRS`] entries (index it with a 14-bit value: `i0 | i1 << 8`).
+    /// The pair table, [`PAIRS`] entries (index it with `i0 | i1 << 8`).
     pub fn pairs(&self) -> &[u32] {
         &self.pairs
     }
