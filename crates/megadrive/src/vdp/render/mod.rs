@@ -38,6 +38,7 @@ mod colour;
 mod compose;
 mod config;
 mod deferred;
+mod name_row;
 mod palette;
 mod pattern;
 mod pattern_rows;
@@ -118,6 +119,9 @@ pub struct Renderer {
 struct PlaneLines {
     a: LineBuf,
     b: LineBuf,
+    /// Each plane's name-table row, kept decoded between lines.
+    a_row: name_row::NameRow,
+    b_row: name_row::NameRow,
 }
 
 impl Default for PlaneLines {
@@ -125,6 +129,8 @@ impl Default for PlaneLines {
         Self {
             a: [0; LINE_BUF],
             b: [0; LINE_BUF],
+            a_row: Default::default(),
+            b_row: Default::default(),
         }
     }
 }
@@ -151,6 +157,8 @@ struct LineCtx<'a> {
     /// `vram` decoded as pattern rows, one a long word.
     rows: &'a [u64; pattern_rows::ROWS],
     vsram: &'a [u16; 40],
+    /// [`RenderInput::vram_version`].
+    vram_version: Option<u64>,
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,
     /// Odd field (only used in interlace mode 2).
@@ -209,6 +217,7 @@ impl Renderer {
                 .rows
                 .current(input.vram, input.vram_version, cfg.interlace2),
             vsram: input.vsram,
+            vram_version: input.vram_version,
             line: line as u32,
             odd: odd_field,
         };
@@ -216,11 +225,20 @@ impl Renderer {
         let PlaneLines {
             a: plane_a,
             b: plane_b,
+            a_row,
+            b_row,
         } = &mut self.planes;
         let mut sprite_layer = [0u8; LINE_BUF];
-        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b);
+        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b, b_row);
         let split = window::split(&cfg, ctx.line);
-        planes::draw_plane(&ctx, Plane::A, split.plane_a.0, split.plane_a.1, plane_a);
+        planes::draw_plane(
+            &ctx,
+            Plane::A,
+            split.plane_a.0,
+            split.plane_a.1,
+            plane_a,
+            a_row,
+        );
         if split.window.0 < split.window.1 {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }

@@ -82,7 +82,7 @@ pub(super) struct CellRow {
 
 /// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
 /// pixels of a row, indexed by the entry's top three bits (`pcc`).
-static ENTRY_ATTR: [u64; 8] = entry_attr_table();
+pub(super) static ENTRY_ATTR: [u64; 8] = entry_attr_table();
 
 const fn entry_attr_table() -> [u64; 8] {
     let mut t = [0u64; 8];

@@ -7,6 +7,7 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
+use super::name_row::NameRow;
 use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
@@ -58,13 +59,15 @@ fn vscroll(ctx: &LineCtx<'_>, plane: Plane, column: Option<usize>) -> u32 {
 }
 
 /// Draws plane `plane` into `buf` for screen columns `first..end` (2-cell units), plus the
-/// partial column left of `first` when the plane is finely scrolled.
+/// partial column left of `first` when the plane is finely scrolled. `name_row` is the
+/// plane's own decoded name-table row, kept from line to line.
 pub(super) fn draw_plane(
     ctx: &LineCtx<'_>,
     plane: Plane,
     first: usize,
     end: usize,
     buf: &mut LineBuf,
+    name_row: &mut NameRow,
 ) {
     if first >= end {
         return;
@@ -110,22 +113,36 @@ pub(super) fn draw_plane(
         return;
     }
     // One vertical scroll for the whole line: one name-table row and one cell row, walked
-    // cell by cell (the same addresses `draw_column` computes per column).
+    // cell by cell (the same addresses `draw_column` computes per column) from the row kept
+    // decoded (`name_row`).
     let geometry = &cfg.geometry;
     let (row, cell_row) = scrolled_row(ctx, vscroll(ctx, plane, Some(first)));
     let row_base = plane.base(cfg) + ((row << geometry.row_shift) & 0x1FC0) as usize;
-    let fetch = CellRow::new(cell_row, cfg.interlace2);
-    let mut col = (first as u32).wrapping_sub(coarse).wrapping_mul(2);
+    let decoded = name_row.decoded(
+        ctx.vram,
+        ctx.vram_version,
+        row_base,
+        geometry.col_mask,
+        cfg.interlace2,
+    );
+    // At most 127, so the cells index the decoded row without bounds checks; `cell` stays
+    // even (the width mask is odd), so `cell | 1` is the column's second cell.
+    let col_mask = geometry.col_mask as usize & 0x7F;
+    let mut cell = ((first as u32).wrapping_sub(coarse).wrapping_mul(2) as usize) & col_mask;
+    // Below 8 (16 in interlace mode 2): the cell's row in `row_index`'s low bits. The mask
+    // changes nothing but shows the index stays within the decoded rows.
+    let cell_row = cell_row as usize & 0xF;
     let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
-    let (vram, rows, col_mask) = (ctx.vram, ctx.rows, geometry.col_mask);
+    let rows = ctx.rows;
+    let draw = |cell: usize, dst: &mut [u8]| {
+        let pixels = rows[decoded.index[cell] as usize | cell_row] | decoded.attr[cell];
+        dst.copy_from_slice(&pixels.to_le_bytes());
+    };
     for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
-        // A column's two entries in one read: `col` is even and the width mask odd, so they
-        // never wrap apart, and the row base is a multiple of 64 bytes.
-        let entries = vram_long(vram, row_base + ((col & col_mask) << 1) as usize);
         let (left, right) = dst.split_at_mut(8);
-        fetch.draw(rows, NameEntry((entries >> 16) as u16), left);
-        fetch.draw(rows, NameEntry(entries as u16), right);
-        col = col.wrapping_add(2);
+        draw(cell, left);
+        draw(cell | 1, right);
+        cell = (cell + 2) & col_mask;
     }
 }
 
