@@ -15,6 +15,8 @@ use super::pattern_rows::row_index;
 
 /// The widest plane, in cells.
 const MAX_CELLS: usize = 128;
+/// The widest plane, in 2-cell columns.
+pub(super) const MAX_COLUMNS: usize = MAX_CELLS / 2;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
@@ -31,10 +33,12 @@ pub(super) struct NameRow {
     /// The row's entries as VRAM held them when decoded (big-endian words): after VRAM was
     /// written elsewhere (sprite tables, patterns), a compare finds the row unchanged.
     source: [u8; 2 * MAX_CELLS],
-    /// Per cell: `row_index` of its entry for row 0 (a cell's row `r` is at `index | r`).
-    index: [u16; MAX_CELLS],
-    /// Per cell: its entry's priority and palette bits in every byte (eight layer pixels).
-    attr: [u64; MAX_CELLS],
+    /// Per cell, in 2-cell columns: `row_index` of its entry for row 0 (a cell's row `r` is
+    /// at `index | r`).
+    index: [[u16; 2]; MAX_COLUMNS],
+    /// Per cell, in 2-cell columns: its entry's priority and palette bits in every byte
+    /// (eight layer pixels).
+    attr: [[u64; 2]; MAX_COLUMNS],
 }
 
 impl Default for NameRow {
@@ -43,8 +47,8 @@ impl Default for NameRow {
             key: None,
             version: None,
             source: [0; 2 * MAX_CELLS],
-            index: [0; MAX_CELLS],
-            attr: [0; MAX_CELLS],
+            index: [[0; 2]; MAX_COLUMNS],
+            attr: [[0; 2]; MAX_COLUMNS],
         }
     }
 }
@@ -63,10 +67,11 @@ impl std::fmt::Debug for NameRow {
 
 equal_to_any!(NameRow);
 
-/// A decoded row: cell `c` (plane-relative, `0..=col_mask`) at `index[c]` and `attr[c]`.
+/// A decoded row: cell `2k + i` (plane-relative, `0..=col_mask`) at `index[k][i]` and
+/// `attr[k][i]` (a plane column is always fetched whole, starting at an even cell).
 pub(super) struct Decoded<'a> {
-    pub index: &'a [u16; MAX_CELLS],
-    pub attr: &'a [u64; MAX_CELLS],
+    pub index: &'a [[u16; 2]; MAX_COLUMNS],
+    pub attr: &'a [[u64; 2]; MAX_COLUMNS],
 }
 
 impl NameRow {
@@ -125,16 +130,16 @@ impl NameRow {
         // In loops the compiler vectorises.
         let words = self.source[..bytes].as_chunks::<2>().0;
         if interlace2 {
-            for (word, index) in words.iter().zip(&mut self.index) {
+            for (word, index) in words.iter().zip(self.index.as_flattened_mut()) {
                 *index = row_index(u16::from_be_bytes(*word), 0, true) as u16;
             }
         } else {
-            for (word, index) in words.iter().zip(&mut self.index) {
+            for (word, index) in words.iter().zip(self.index.as_flattened_mut()) {
                 // `row_index` for row 0: the flips and pattern bits shifted up by 3.
                 *index = u16::from_be_bytes(*word) << 3;
             }
         }
-        for (word, attr) in words.iter().zip(&mut self.attr) {
+        for (word, attr) in words.iter().zip(self.attr.as_flattened_mut()) {
             // The entry's top three bits (`pcc`) are the top of its first byte.
             *attr = ENTRY_ATTR[(word[0] >> 5) as usize];
         }

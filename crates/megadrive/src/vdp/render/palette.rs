@@ -76,7 +76,29 @@ impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).
     /// `version`: [`super::RenderInput::cram_version`]; while it is the one the copy was last
     /// found equal under, CRAM was not written since and is not compared.
+    #[inline]
     pub fn update(
+        &mut self,
+        cram: &[u16; 64],
+        full_palette: bool,
+        backdrop: usize,
+        version: Option<u64>,
+    ) {
+        // The usual line: nothing written since the last one (no call, no compare).
+        if version.is_some()
+            && self.version == version
+            && let Some(s) = &self.source
+            && s.full_palette == full_palette
+            && s.backdrop == backdrop
+        {
+            return;
+        }
+        self.compare_and_update(cram, full_palette, backdrop, version);
+    }
+
+    /// [`Palette::update`] past its first check.
+    #[inline(never)]
+    fn compare_and_update(
         &mut self,
         cram: &[u16; 64],
         full_palette: bool,

@@ -7,7 +7,7 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
-use super::name_row::NameRow;
+use super::name_row::{MAX_COLUMNS, NameRow};
 use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
 use super::{LineBuf, LineCtx, MARGIN};
 
@@ -125,24 +125,22 @@ pub(super) fn draw_plane(
         geometry.col_mask,
         cfg.interlace2,
     );
-    // At most 127, so the cells index the decoded row without bounds checks; `cell` stays
-    // even (the width mask is odd), so `cell | 1` is the column's second cell.
-    let col_mask = geometry.col_mask as usize & 0x7F;
-    let mut cell = ((first as u32).wrapping_sub(coarse).wrapping_mul(2) as usize) & col_mask;
+    // The plane column (pair of cells) `first` shows, and the column mask: at most 63, so
+    // the columns index the decoded row without bounds checks.
+    let column_mask = (geometry.col_mask as usize >> 1) & (MAX_COLUMNS - 1);
+    let mut column = ((first as u32).wrapping_sub(coarse) as usize) & column_mask;
     // Below 8 (16 in interlace mode 2): the cell's row in `row_index`'s low bits. The mask
     // changes nothing but shows the index stays within the decoded rows.
     let cell_row = cell_row as usize & 0xF;
     let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
     let rows = ctx.rows;
-    let draw = |cell: usize, dst: &mut [u8]| {
-        let pixels = rows[decoded.index[cell] as usize | cell_row] | decoded.attr[cell];
-        dst.copy_from_slice(&pixels.to_le_bytes());
-    };
     for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
-        let (left, right) = dst.split_at_mut(8);
-        draw(cell, left);
-        draw(cell | 1, right);
-        cell = (cell + 2) & col_mask;
+        let (index, attr) = (decoded.index[column], decoded.attr[column]);
+        let left = rows[index[0] as usize | cell_row] | attr[0];
+        let right = rows[index[1] as usize | cell_row] | attr[1];
+        dst[..8].copy_from_slice(&left.to_le_bytes());
+        dst[8..].copy_from_slice(&right.to_le_bytes());
+        column = (column + 1) & column_mask;
     }
 }
 
