@@ -162,7 +162,7 @@ struct LineCtx<'a> {
     cfg: &'a Config,
     vram: &'a pattern::Vram,
     /// `vram` decoded as pattern rows, one a long word.
-    rows: &'a [u64; pattern_rows::ROWS],
+    rows: &'a pattern_rows::Rows,
     vsram: &'a [u16; 40],
     /// [`RenderInput::vram_version`].
     vram_version: Option<u64>,

@@ -9,6 +9,7 @@
 use super::config::Config;
 use super::name_row::{MAX_COLUMNS, NameRow};
 use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
+use super::pattern_rows::ROWS;
 use super::{LineBuf, LineCtx, MARGIN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,18 +130,31 @@ pub(super) fn draw_plane(
     // the columns index the decoded row without bounds checks.
     let column_mask = (geometry.col_mask as usize >> 1) & (MAX_COLUMNS - 1);
     let mut column = ((first as u32).wrapping_sub(coarse) as usize) & column_mask;
-    // Below 8 (16 in interlace mode 2): the cell's row in `row_index`'s low bits. The mask
-    // changes nothing but shows the index stays within the decoded rows.
+    // Below 8 (16 in interlace mode 2): the cell's row, which `row_index` puts in the low
+    // bits its row-0 index leaves clear. The decoded rows from that row on: a cell's row is
+    // its row-0 index there.
     let cell_row = cell_row as usize & 0xF;
-    let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
-    let rows = ctx.rows;
-    for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
+    let rows: &[u64; ROWS] = ctx.rows[cell_row..cell_row + ROWS].try_into().unwrap();
+    let draw = |column: usize, dst: &mut [u8]| {
         let (index, attr) = (decoded.index[column], decoded.attr[column]);
-        let left = rows[index[0] as usize | cell_row] | attr[0];
-        let right = rows[index[1] as usize | cell_row] | attr[1];
+        let left = rows[index[0] as usize] | attr[0];
+        let right = rows[index[1] as usize] | attr[1];
         dst[..8].copy_from_slice(&left.to_le_bytes());
-        dst[8..].copy_from_slice(&right.to_le_bytes());
+        dst[8..16].copy_from_slice(&right.to_le_bytes());
+    };
+    let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
+    // Two columns an iteration.
+    let mut pairs = buf[start..start + 16 * (end - first)].chunks_exact_mut(32);
+    for dst in &mut pairs {
+        let (left, right) = dst.split_at_mut(16);
+        draw(column, left);
         column = (column + 1) & column_mask;
+        draw(column, right);
+        column = (column + 1) & column_mask;
+    }
+    let last = pairs.into_remainder();
+    if !last.is_empty() {
+        draw(column, last);
     }
 }
 
