@@ -219,7 +219,7 @@ impl PatternRows {
 
 #[cfg(test)]
 mod tests {
-    use super::{DirtyPatterns, OPAQUE, PatternRows, ROWS, row_index};
+    use super::{DirtyPatterns, OPAQUE, PatternRows, Rows, row_index};
     use crate::vdp::render::pattern::row_addr;
 
     /// The eight pixels cell row `row` of name entry `entry` shows, read nibble by nibble
