@@ -139,9 +139,13 @@ impl NameRow {
                 *index = u16::from_be_bytes(*word) << 3;
             }
         }
-        for (word, attr) in words.iter().zip(self.attr.as_flattened_mut()) {
-            // The entry's top three bits (`pcc`) are the top of its first byte.
-            *attr = ENTRY_ATTR[(word[0] >> 5) as usize];
+        // 32 cells at a time (every plane width is a multiple), unrolled.
+        let attrs = self.attr.as_flattened_mut().as_chunks_mut::<32>().0;
+        for (words, attrs) in words.as_chunks::<32>().0.iter().zip(attrs) {
+            for (word, attr) in words.iter().zip(attrs) {
+                // The entry's top three bits (`pcc`) are the top of its first byte.
+                *attr = ENTRY_ATTR[(word[0] >> 5) as usize];
+            }
         }
     }
 }
