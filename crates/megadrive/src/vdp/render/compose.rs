@@ -337,7 +337,7 @@ mod table_tests {
             // Sparse colours: many transparent pixels in every layer.
             let mut layer = |opaque_in: u32| -> u8 {
                 let r = next();
-                let colour = if r % opaque_in == 0 {
+                let colour = if r.is_multiple_of(opaque_in) {
                     0
                 } else {
                     (r >> 8) as u8 & 0x0F
@@ -397,14 +397,18 @@ mod table_tests {
                 let end = (start + 64).min(n);
                 // Mostly transparent colours, so that many blocks show the backdrop.
                 let pixel = |r: u32| {
-                    let colour = if r % 3 == 0 { (r >> 4) as u8 & 0x0F } else { 0 };
+                    let colour = if r.is_multiple_of(3) {
+                        (r >> 4) as u8 & 0x0F
+                    } else {
+                        0
+                    };
                     (r >> 8) as u8 & 0x70 | colour
                 };
                 let (pa, pb, ps) = (pixel(next()), pixel(next()), pixel(next()));
                 la[start..end].fill(flagged(pa));
                 lb[start..end].fill(flagged(pb));
-                ls[start..end].fill(if next() % 2 == 0 { ps } else { 0 });
-                if next() % 2 == 0 {
+                ls[start..end].fill(if next().is_multiple_of(2) { ps } else { 0 });
+                if next().is_multiple_of(2) {
                     let at = match next() % 3 {
                         0 => start,
                         1 => end - 1,
