@@ -6,7 +6,8 @@
 //! shadow/highlight intensity); converting to RGB is a separate, swappable step ([`to_rgb888`]).
 //!
 //! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
-//! and pattern rows, `pattern_rows` keeps the rows decoded, `planes` draws the scroll planes,
+//! and pattern rows, `pattern_rows` keeps the rows decoded, `name_row` keeps a plane's
+//! name-table row decoded, `planes` draws the scroll planes,
 //! `window` the window plane, `sprites` the sprite layer (with `sprite_table`: the link list
 //! and which entries each line shows),
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
@@ -25,10 +26,12 @@
 //! one-line-ahead sprite evaluation (we read the table from VRAM when the line is drawn);
 //! 128 KiB VRAM mode; Master System mode 4.
 //!
-//! Cost: a sprite line buffer cleared per line, the two plane line buffers only overwritten;
-//! plane and window cells read from pattern rows kept decoded in their four flips
-//! (`pattern_rows`, one load a cell; the VDP core marks the VRAM it writes), sprite rows
-//! decoded through a table, one lookup per half row (four pixels); the layers merged eight pixels at a time as byte masks and coloured two
+//! Cost: the layer line buffers kept between lines (the planes' only overwritten, the
+//! sprites' cleared where drawn); plane and window cells read from pattern rows kept decoded
+//! in their four flips (`pattern_rows`, one load a cell; the VDP core marks the VRAM it
+//! writes), a plane's cells through its name-table row kept decoded (`name_row`: two loads
+//! and two ORs a cell), sprite rows decoded through a table, one lookup per half row (four
+//! pixels); the layers merged in vectorised byte masks, 64 pixels at a time, and coloured two
 //! pixels per lookup (`compose`, `palette`); the caches are rebuilt only when their memory
 //! changed (the sprite index in place, when the game rewrites its table: 373 times in the
 //! bench script's first 1,200 frames). docs/performance.md has the measurements.
@@ -38,6 +41,7 @@ mod colour;
 mod compose;
 mod config;
 mod deferred;
+mod name_row;
 mod palette;
 mod pattern;
 mod pattern_rows;
@@ -112,12 +116,18 @@ pub struct Renderer {
 /// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
 /// each: every drawn line overwrites all their visible pixels (plane B's columns span the
 /// width, plane A's and the window's columns share it between them, and the finely scrolled
-/// partial column only adds pixels left of the first). Scratch space: compares equal to any
-/// other, never saved.
+/// partial column only adds pixels left of the first); the sprite layer, cleared after each
+/// line over the span its sprites drew; and each plane's decoded name-table row
+/// (`name_row`). Scratch space: compares equal to any other, never saved.
 #[derive(Clone)]
 struct PlaneLines {
     a: LineBuf,
     b: LineBuf,
+    /// The sprite layer: all 0 between lines (each line clears the span it drew).
+    s: LineBuf,
+    /// Each plane's name-table row, kept decoded between lines.
+    a_row: name_row::NameRow,
+    b_row: name_row::NameRow,
 }
 
 impl Default for PlaneLines {
@@ -125,6 +135,9 @@ impl Default for PlaneLines {
         Self {
             a: [0; LINE_BUF],
             b: [0; LINE_BUF],
+            s: [0; LINE_BUF],
+            a_row: Default::default(),
+            b_row: Default::default(),
         }
     }
 }
@@ -149,8 +162,10 @@ struct LineCtx<'a> {
     cfg: &'a Config,
     vram: &'a pattern::Vram,
     /// `vram` decoded as pattern rows, one a long word.
-    rows: &'a [u64; pattern_rows::ROWS],
+    rows: &'a pattern_rows::Rows,
     vsram: &'a [u16; 40],
+    /// [`RenderInput::vram_version`].
+    vram_version: Option<u64>,
     /// Line within the field (interlace mode 2: the field's line, in field lines).
     line: u32,
     /// Odd field (only used in interlace mode 2).
@@ -209,6 +224,7 @@ impl Renderer {
                 .rows
                 .current(input.vram, input.vram_version, cfg.interlace2),
             vsram: input.vsram,
+            vram_version: input.vram_version,
             line: line as u32,
             odd: odd_field,
         };
@@ -216,11 +232,20 @@ impl Renderer {
         let PlaneLines {
             a: plane_a,
             b: plane_b,
+            s: sprite_layer,
+            a_row,
+            b_row,
         } = &mut self.planes;
-        let mut sprite_layer = [0u8; LINE_BUF];
-        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b);
+        planes::draw_plane(&ctx, Plane::B, 0, cfg.columns, plane_b, b_row);
         let split = window::split(&cfg, ctx.line);
-        planes::draw_plane(&ctx, Plane::A, split.plane_a.0, split.plane_a.1, plane_a);
+        planes::draw_plane(
+            &ctx,
+            Plane::A,
+            split.plane_a.0,
+            split.plane_a.1,
+            plane_a,
+            a_row,
+        );
         if split.window.0 < split.window.1 {
             window::draw_window(&ctx, split.window.0, split.window.1, plane_a);
         }
@@ -232,18 +257,24 @@ impl Renderer {
             &sprite_line,
             table,
             &mut self.sprite_mask_armed,
-            &mut sprite_layer,
+            sprite_layer,
         );
 
         let visible = MARGIN..MARGIN + width;
+        // The drawn span in screen pixels (sprites may hang off either edge).
+        let drawn = sprites.drawn.0.saturating_sub(MARGIN)..sprites.drawn.1.saturating_sub(MARGIN);
         compose::compose(
             &plane_a[visible.clone()],
             &plane_b[visible.clone()],
             &sprite_layer[visible],
+            drawn,
             &self.palette,
             cfg.shadow_highlight,
             &mut out[..width],
         );
+        if sprites.drawn.0 < sprites.drawn.1 {
+            sprite_layer[sprites.drawn.0..sprites.drawn.1].fill(0);
+        }
         if cfg.blank_left {
             // reg 0 bit 5: the leftmost column shows the backdrop at normal intensity, even in
             // shadow/highlight mode (games hide their scroll-in column with it).

@@ -12,10 +12,11 @@ use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 
 /// Entries of [`Palette::pairs`]: two 6-bit CRAM indices, one in each byte of the index (the
 /// entries with bits 6-7 of either byte set are never used). Indexed by bytes, the merge
-/// takes two layer pixels' indices as they lie in its `u64` of eight (`compose`), without
-/// packing them to 12 bits first; the used entries are the same 4,096 as a packed table's,
-/// in runs of 64.
-const PAIRS: usize = 1 << 14;
+/// takes two layer pixels' indices as they lie in memory, a little-endian word (`compose`),
+/// without packing them to 12 bits first; and with every 16-bit index in range it needs no
+/// mask or bounds check. The used entries are the same 4,096 as a packed table's, in runs
+/// of 64 (the pages of the others are never written, so never touched).
+const PAIRS: usize = 1 << 16;
 
 pub(super) struct Palette {
     /// What the tables were made from; `None` until the first line.
@@ -75,7 +76,29 @@ impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).
     /// `version`: [`super::RenderInput::cram_version`]; while it is the one the copy was last
     /// found equal under, CRAM was not written since and is not compared.
+    #[inline]
     pub fn update(
+        &mut self,
+        cram: &[u16; 64],
+        full_palette: bool,
+        backdrop: usize,
+        version: Option<u64>,
+    ) {
+        // The usual line: nothing written since the last one (no call, no compare).
+        if version.is_some()
+            && self.version == version
+            && let Some(s) = &self.source
+            && s.full_palette == full_palette
+            && s.backdrop == backdrop
+        {
+            return;
+        }
+        self.compare_and_update(cram, full_palette, backdrop, version);
+    }
+
+    /// [`Palette::update`] past its first check.
+    #[inline(never)]
+    fn compare_and_update(
         &mut self,
         cram: &[u16; 64],
         full_palette: bool,
@@ -139,7 +162,7 @@ impl Palette {
         &self.intensity
     }
 
-    /// The pair table, [`PAIRS`] entries (index it with a 14-bit value: `i0 | i1 << 8`).
+    /// The pair table, [`PAIRS`] entries (index it with `i0 | i1 << 8`).
     pub fn pairs(&self) -> &[u32] {
         &self.pairs
     }

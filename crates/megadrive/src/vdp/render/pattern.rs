@@ -15,7 +15,7 @@ pub(super) const OPAQUE: u8 = 0x80;
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
 
-use super::pattern_rows::{ROWS, row_index};
+use super::pattern_rows::{Rows, row_index};
 
 /// Reads a big-endian word (VRAM is byte-addressed in the VDP's order).
 #[inline]
@@ -82,7 +82,7 @@ pub(super) struct CellRow {
 
 /// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
 /// pixels of a row, indexed by the entry's top three bits (`pcc`).
-static ENTRY_ATTR: [u64; 8] = entry_attr_table();
+pub(super) static ENTRY_ATTR: [u64; 8] = entry_attr_table();
 
 const fn entry_attr_table() -> [u64; 8] {
     let mut t = [0u64; 8];
@@ -106,7 +106,7 @@ impl CellRow {
     /// (`pattern_rows`: flips already applied), left to right as on screen, with the entry's
     /// palette and priority bits in every pixel.
     #[inline]
-    pub fn draw(&self, rows: &[u64; ROWS], entry: NameEntry, dst: &mut [u8]) {
+    pub fn draw(&self, rows: &Rows, entry: NameEntry, dst: &mut [u8]) {
         let row = rows[row_index(entry.0, self.row, self.interlace2)];
         dst[..8].copy_from_slice(&(row | ENTRY_ATTR[(entry.0 >> 13) as usize]).to_le_bytes());
     }

@@ -18,6 +18,11 @@ use super::pattern::{ONES, OPAQUE, Vram, expand_row};
 /// every row of it, in each of the four flips.
 pub(super) const ROWS: usize = 1 << 16;
 
+/// The decoded rows as kept: [`ROWS`] entries and 16 more, never written (0), so that a
+/// line's view from its cell row on (`&rows[r..r + ROWS]`, `r` below 16) is still [`ROWS`]
+/// entries, which a cell indexes with its row-0 index without a bounds check (`name_row`).
+pub(super) type Rows = [u64; ROWS + 16];
+
 /// Where the row a cell shows lies in the decoded rows: the name-table entry's flip and
 /// pattern bits (`pccv hnnn nnnn nnnn`) above the row of the cell on screen (`row`: 0-7, or
 /// 0-15 in interlace mode 2), so that a cell is one load. The entry holds the pattern's row
@@ -109,7 +114,7 @@ impl DirtyPatterns {
 /// copy's first line drawn (`version` is `None` whenever `rows` is).
 #[derive(Default)]
 pub(super) struct PatternRows {
-    rows: Option<Box<[u64; ROWS]>>,
+    rows: Option<Box<Rows>>,
     interlace2: bool,
     version: Option<u64>,
 }
@@ -162,7 +167,7 @@ impl PatternRows {
     /// The rows for a line whose VRAM has version `version`: decoded again in full unless
     /// they are already up to that version in that layout.
     #[inline]
-    pub fn current(&mut self, vram: &Vram, version: Option<u64>, interlace2: bool) -> &[u64; ROWS] {
+    pub fn current(&mut self, vram: &Vram, version: Option<u64>, interlace2: bool) -> &Rows {
         if version.is_none() || self.version != version || self.interlace2 != interlace2 {
             self.decode_all(vram, interlace2);
             self.version = version;
@@ -175,7 +180,7 @@ impl PatternRows {
     fn decode_all(&mut self, vram: &Vram, interlace2: bool) {
         self.interlace2 = interlace2;
         self.rows
-            .get_or_insert_with(|| vec![0; ROWS].into_boxed_slice().try_into().unwrap());
+            .get_or_insert_with(|| vec![0; ROWS + 16].into_boxed_slice().try_into().unwrap());
         for block in 0..0x1_0000 / 32 {
             self.decode_block(vram, block);
         }
@@ -214,7 +219,7 @@ impl PatternRows {
 
 #[cfg(test)]
 mod tests {
-    use super::{DirtyPatterns, OPAQUE, PatternRows, ROWS, row_index};
+    use super::{DirtyPatterns, OPAQUE, PatternRows, Rows, row_index};
     use crate::vdp::render::pattern::row_addr;
 
     /// The eight pixels cell row `row` of name entry `entry` shows, read nibble by nibble
@@ -238,7 +243,7 @@ mod tests {
         out
     }
 
-    fn check(rows: &[u64; ROWS], vram: &[u8], interlace2: bool, next: &mut impl FnMut() -> u32) {
+    fn check(rows: &Rows, vram: &[u8], interlace2: bool, next: &mut impl FnMut() -> u32) {
         for _ in 0..3_000 {
             let entry = next() as u16;
             let row = next() as usize % if interlace2 { 16 } else { 8 };

@@ -7,7 +7,9 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
+use super::name_row::{MAX_COLUMNS, NameRow};
 use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
+use super::pattern_rows::ROWS;
 use super::{LineBuf, LineCtx, MARGIN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,13 +60,15 @@ fn vscroll(ctx: &LineCtx<'_>, plane: Plane, column: Option<usize>) -> u32 {
 }
 
 /// Draws plane `plane` into `buf` for screen columns `first..end` (2-cell units), plus the
-/// partial column left of `first` when the plane is finely scrolled.
+/// partial column left of `first` when the plane is finely scrolled. `name_row` is the
+/// plane's own decoded name-table row, kept from line to line.
 pub(super) fn draw_plane(
     ctx: &LineCtx<'_>,
     plane: Plane,
     first: usize,
     end: usize,
     buf: &mut LineBuf,
+    name_row: &mut NameRow,
 ) {
     if first >= end {
         return;
@@ -110,22 +114,47 @@ pub(super) fn draw_plane(
         return;
     }
     // One vertical scroll for the whole line: one name-table row and one cell row, walked
-    // cell by cell (the same addresses `draw_column` computes per column).
+    // cell by cell (the same addresses `draw_column` computes per column) from the row kept
+    // decoded (`name_row`).
     let geometry = &cfg.geometry;
     let (row, cell_row) = scrolled_row(ctx, vscroll(ctx, plane, Some(first)));
     let row_base = plane.base(cfg) + ((row << geometry.row_shift) & 0x1FC0) as usize;
-    let fetch = CellRow::new(cell_row, cfg.interlace2);
-    let mut col = (first as u32).wrapping_sub(coarse).wrapping_mul(2);
+    let decoded = name_row.decoded(
+        ctx.vram,
+        ctx.vram_version,
+        row_base,
+        geometry.col_mask,
+        cfg.interlace2,
+    );
+    // The plane column (pair of cells) `first` shows, and the column mask: at most 63, so
+    // the columns index the decoded row without bounds checks.
+    let column_mask = (geometry.col_mask as usize >> 1) & (MAX_COLUMNS - 1);
+    let mut column = ((first as u32).wrapping_sub(coarse) as usize) & column_mask;
+    // Below 8 (16 in interlace mode 2): the cell's row, which `row_index` puts in the low
+    // bits its row-0 index leaves clear. The decoded rows from that row on: a cell's row is
+    // its row-0 index there.
+    let cell_row = cell_row as usize & 0xF;
+    let rows: &[u64; ROWS] = ctx.rows[cell_row..cell_row + ROWS].try_into().unwrap();
+    let draw = |column: usize, dst: &mut [u8]| {
+        let (index, attr) = (decoded.index[column], decoded.attr[column]);
+        let left = rows[index[0] as usize] | attr[0];
+        let right = rows[index[1] as usize] | attr[1];
+        dst[..8].copy_from_slice(&left.to_le_bytes());
+        dst[8..16].copy_from_slice(&right.to_le_bytes());
+    };
     let start = (MARGIN as isize + 16 * first as isize + fine) as usize;
-    let (vram, rows, col_mask) = (ctx.vram, ctx.rows, geometry.col_mask);
-    for dst in buf[start..start + 16 * (end - first)].chunks_exact_mut(16) {
-        // A column's two entries in one read: `col` is even and the width mask odd, so they
-        // never wrap apart, and the row base is a multiple of 64 bytes.
-        let entries = vram_long(vram, row_base + ((col & col_mask) << 1) as usize);
-        let (left, right) = dst.split_at_mut(8);
-        fetch.draw(rows, NameEntry((entries >> 16) as u16), left);
-        fetch.draw(rows, NameEntry(entries as u16), right);
-        col = col.wrapping_add(2);
+    // Two columns an iteration.
+    let mut pairs = buf[start..start + 16 * (end - first)].chunks_exact_mut(32);
+    for dst in &mut pairs {
+        let (left, right) = dst.split_at_mut(16);
+        draw(column, left);
+        column = (column + 1) & column_mask;
+        draw(column, right);
+        column = (column + 1) & column_mask;
+    }
+    let last = pairs.into_remainder();
+    if !last.is_empty() {
+        draw(column, last);
     }
 }
 

@@ -61,6 +61,9 @@ impl<'a> SpriteLine<'a> {
 pub(super) struct SpriteResult {
     pub overflow: bool,
     pub collision: bool,
+    /// Layer-buffer positions `start..end` outside which the line drew no sprite pixel
+    /// (empty when it drew none; only kept by [`draw_sprites`]).
+    pub drawn: (usize, usize),
 }
 
 /// A run of sprite cells the line draws: where, which pattern rows, and how.
@@ -89,12 +92,16 @@ pub(super) fn draw_sprites(
 ) -> SpriteResult {
     let sprites = table.line(sl.line);
     let mut collision = false;
+    let (mut start, mut end) = (usize::MAX, 0);
     plan_line(sl, table, &sprites, mask_armed, |strip| {
         collision |= draw_strip(sl, strip, buf);
+        start = start.min(strip.pos as usize);
+        end = end.max(strip.pos as usize + 8 * strip.cells as usize);
     });
     SpriteResult {
         overflow: sprites.count as usize > sl.mode.max_sprites(),
         collision,
+        drawn: (start.min(end), end),
     }
 }
 
@@ -121,6 +128,7 @@ pub(super) fn evaluate_sprites(
     SpriteResult {
         overflow,
         collision,
+        drawn: (0, 0),
     }
 }
 
