@@ -208,6 +208,29 @@ impl Cpu {
         Ok(())
     }
 
+    /// [`Cpu::prefetch`] then [`Cpu::idle`] for `clocks`, last in a handler (a register shift,
+    /// ADDQ.L or ANDI.L to a register): the way through the bus is one out-of-line call in
+    /// tail position that takes the clocks along, so no value is held across a call and the
+    /// handler saves no host register; the bus still sees the fetch before the idle clocks.
+    #[inline(always)]
+    pub(crate) fn prefetch_then_idle<B: Bus>(&mut self, bus: &mut B, clocks: u32) {
+        self.ird = self.irc;
+        if let Some(v) = bus.fetch_fast_pc(self.pc) {
+            self.irc = v;
+            self.cycles += 4 + clocks as u64;
+            self.pc = self.pc.wrapping_add(2);
+            return;
+        }
+        self.prefetch_then_idle_through_bus(bus, clocks)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn prefetch_then_idle_through_bus<B: Bus>(&mut self, bus: &mut B, clocks: u32) {
+        self.irc = self.fetch_next(bus);
+        self.idle(clocks);
+    }
+
     /// [`Cpu::ext_word`] then [`Cpu::prefetch`], for an instruction with nothing on the bus
     /// between the two (an immediate word to a register, LEA d16(An), a word branch not
     /// taken): when the bus answers both words at once ([`Bus::fetch_fast`]) the queue, PC and
@@ -226,6 +249,31 @@ impl Cpu {
         self.ird = self.irc;
         self.fetch_irc(bus);
         w
+    }
+
+    /// The two fetches of [`Cpu::ext_word_prefetch`], IRC's extension word already used: last
+    /// in a handler that needs nothing on the bus between the two (a register destination, so
+    /// the result may be written before the fetches, which cannot see it). With the way
+    /// through the bus one out-of-line call in tail position, the handler calls nothing
+    /// else, holds no value across a call, and saves no host register.
+    #[inline(always)]
+    pub(crate) fn past_ext_word<B: Bus>(&mut self, bus: &mut B) {
+        if let Some((first, second)) = bus.fetch_fast_pair(self.pc) {
+            self.ird = first;
+            self.irc = second;
+            self.pc = self.pc.wrapping_add(4);
+            self.cycles += 8;
+            return;
+        }
+        self.past_ext_word_through_bus(bus)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_ext_word_through_bus<B: Bus>(&mut self, bus: &mut B) {
+        self.fetch_irc(bus);
+        self.ird = self.irc;
+        self.fetch_irc(bus);
     }
 
     /// Fetches IRC from `target` (the first fetch after a jump), the bus's fast answer first

@@ -269,11 +269,13 @@ impl Cpu {
         let size = SIZE;
         let kind = KIND;
         if TO_DN && size != 4 {
-            // One immediate word and nothing else on the bus: both fetches at once.
-            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            // One immediate word and nothing else on the bus: the result first, then both
+            // fetches at once, last (`past_ext_word`).
+            let imm = self.irc as u32 & mask(size);
             let reg = (op & 7) as usize;
             let r = self.alu(kind, size, imm, self.regs[reg]);
             self.set_d(reg, size, r);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let imm = self.read_ea(bus, 7, 4, size)?;
@@ -306,10 +308,12 @@ impl Cpu {
     ) -> Result<()> {
         let size = SIZE;
         if TO_DN && size != 4 {
-            // One immediate word and nothing else on the bus: both fetches at once.
-            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            // One immediate word and nothing else on the bus: the flags first, then both
+            // fetches at once, last (`past_ext_word`).
+            let imm = self.irc as u32 & mask(size);
             let dst = self.regs[(op & 7) as usize] & mask(size);
             self.cmp_op(size, imm, dst);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let imm = self.read_ea(bus, 7, 4, size)?;
@@ -349,14 +353,11 @@ impl Cpu {
                 } else {
                     a.wrapping_add(q)
                 };
-                self.prefetch(bus)?;
                 // ADDQ.W #q,An: 4 clocks in Genesis Plus GX 1.7's table (8 here). Sonic 2's
                 // Saxman decompressor (Rev B $EC0E4) runs `addq.w #4,sp` once per call: with 8
                 // its SEGA screen ends on frame 329 instead of Genesis Plus GX's 328.
                 let gpgx_short = !sub && size == 2 && self.timing == Timing::Gpgx17;
-                if !gpgx_short {
-                    self.idle(4);
-                }
+                self.prefetch_then_idle(bus, if gpgx_short { 0 } else { 4 });
                 Ok(())
             }
             0 => {
@@ -367,9 +368,10 @@ impl Cpu {
                     self.add_op(size, q, d, 0, false)
                 };
                 self.set_d(reg, size, r);
-                self.prefetch(bus)?;
                 if size == 4 {
-                    self.idle(4);
+                    self.prefetch_then_idle(bus, 4);
+                } else {
+                    self.prefetch(bus)?;
                 }
                 Ok(())
             }

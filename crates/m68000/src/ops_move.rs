@@ -220,9 +220,11 @@ impl Cpu {
         let mode = MODE;
         let reg = (op & 7) as usize;
         if MODE == 5 {
-            // d16(An): the displacement word and nothing else on the bus, both fetches at once.
-            let d = self.ext_word_prefetch(bus) as i16 as i32 as u32;
+            // d16(An): the displacement word and nothing else on the bus: the address first,
+            // then both fetches at once, last (`past_ext_word`).
+            let d = self.irc as i16 as i32 as u32;
             self.regs[8 + ((op >> 9) & 7) as usize] = self.regs[8 + reg].wrapping_add(d);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let addr = match self.ea(bus, mode, reg, 4, false)? {

@@ -102,8 +102,7 @@ impl Cpu {
             (self.shift(KIND, LEFT, size, self.regs[r], count), count)
         };
         self.set_d(r, size, v);
-        self.prefetch(bus)?;
-        self.idle(if size == 4 { 4 } else { 2 } + 2 * count);
+        self.prefetch_then_idle(bus, if size == 4 { 4 } else { 2 } + 2 * count);
         Ok(())
     }
 
