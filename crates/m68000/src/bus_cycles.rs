@@ -208,29 +208,6 @@ impl Cpu {
         Ok(())
     }
 
-    /// [`Cpu::prefetch`] then [`Cpu::idle`] for `clocks`, last in a handler (a register shift,
-    /// ADDQ.L or ANDI.L to a register): the way through the bus is one out-of-line call in
-    /// tail position that takes the clocks along, so no value is held across a call and the
-    /// handler saves no host register; the bus still sees the fetch before the idle clocks.
-    #[inline(always)]
-    pub(crate) fn prefetch_then_idle<B: Bus>(&mut self, bus: &mut B, clocks: u32) {
-        self.ird = self.irc;
-        if let Some(v) = bus.fetch_fast_pc(self.pc) {
-            self.irc = v;
-            self.cycles += 4 + clocks as u64;
-            self.pc = self.pc.wrapping_add(2);
-            return;
-        }
-        self.prefetch_then_idle_through_bus(bus, clocks)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn prefetch_then_idle_through_bus<B: Bus>(&mut self, bus: &mut B, clocks: u32) {
-        self.irc = self.fetch_next(bus);
-        self.idle(clocks);
-    }
-
     /// [`Cpu::ext_word`] then [`Cpu::prefetch`], for an instruction with nothing on the bus
     /// between the two (an immediate word to a register, LEA d16(An), a word branch not
     /// taken): when the bus answers both words at once ([`Bus::fetch_fast`]) the queue, PC and

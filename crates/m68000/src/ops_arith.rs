@@ -353,11 +353,14 @@ impl Cpu {
                 } else {
                     a.wrapping_add(q)
                 };
+                self.prefetch(bus)?;
                 // ADDQ.W #q,An: 4 clocks in Genesis Plus GX 1.7's table (8 here). Sonic 2's
                 // Saxman decompressor (Rev B $EC0E4) runs `addq.w #4,sp` once per call: with 8
                 // its SEGA screen ends on frame 329 instead of Genesis Plus GX's 328.
                 let gpgx_short = !sub && size == 2 && self.timing == Timing::Gpgx17;
-                self.prefetch_then_idle(bus, if gpgx_short { 0 } else { 4 });
+                if !gpgx_short {
+                    self.idle(4);
+                }
                 Ok(())
             }
             0 => {
@@ -368,10 +371,9 @@ impl Cpu {
                     self.add_op(size, q, d, 0, false)
                 };
                 self.set_d(reg, size, r);
+                self.prefetch(bus)?;
                 if size == 4 {
-                    self.prefetch_then_idle(bus, 4);
-                } else {
-                    self.prefetch(bus)?;
+                    self.idle(4);
                 }
                 Ok(())
             }

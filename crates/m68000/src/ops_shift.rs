@@ -102,7 +102,8 @@ impl Cpu {
             (self.shift(KIND, LEFT, size, self.regs[r], count), count)
         };
         self.set_d(r, size, v);
-        self.prefetch_then_idle(bus, if size == 4 { 4 } else { 2 } + 2 * count);
+        self.prefetch(bus)?;
+        self.idle(if size == 4 { 4 } else { 2 } + 2 * count);
         Ok(())
     }
 
