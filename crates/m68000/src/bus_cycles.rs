@@ -228,6 +228,31 @@ impl Cpu {
         w
     }
 
+    /// The two fetches of [`Cpu::ext_word_prefetch`], IRC's extension word already used: last
+    /// in a handler that needs nothing on the bus between the two (a register destination, so
+    /// the result may be written before the fetches, which cannot see it). With the way
+    /// through the bus one out-of-line call in tail position, the handler calls nothing
+    /// else, holds no value across a call, and saves no host register.
+    #[inline(always)]
+    pub(crate) fn past_ext_word<B: Bus>(&mut self, bus: &mut B) {
+        if let Some((first, second)) = bus.fetch_fast_pair(self.pc) {
+            self.ird = first;
+            self.irc = second;
+            self.pc = self.pc.wrapping_add(4);
+            self.cycles += 8;
+            return;
+        }
+        self.past_ext_word_through_bus(bus)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_ext_word_through_bus<B: Bus>(&mut self, bus: &mut B) {
+        self.fetch_irc(bus);
+        self.ird = self.irc;
+        self.fetch_irc(bus);
+    }
+
     /// Fetches IRC from `target` (the first fetch after a jump), the bus's fast answer first
     /// as in [`Cpu::fetch_irc`].
     #[inline(always)]

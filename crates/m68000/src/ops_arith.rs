@@ -269,11 +269,13 @@ impl Cpu {
         let size = SIZE;
         let kind = KIND;
         if TO_DN && size != 4 {
-            // One immediate word and nothing else on the bus: both fetches at once.
-            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            // One immediate word and nothing else on the bus: the result first, then both
+            // fetches at once, last (`past_ext_word`).
+            let imm = self.irc as u32 & mask(size);
             let reg = (op & 7) as usize;
             let r = self.alu(kind, size, imm, self.regs[reg]);
             self.set_d(reg, size, r);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let imm = self.read_ea(bus, 7, 4, size)?;
@@ -306,10 +308,12 @@ impl Cpu {
     ) -> Result<()> {
         let size = SIZE;
         if TO_DN && size != 4 {
-            // One immediate word and nothing else on the bus: both fetches at once.
-            let imm = self.ext_word_prefetch(bus) as u32 & mask(size);
+            // One immediate word and nothing else on the bus: the flags first, then both
+            // fetches at once, last (`past_ext_word`).
+            let imm = self.irc as u32 & mask(size);
             let dst = self.regs[(op & 7) as usize] & mask(size);
             self.cmp_op(size, imm, dst);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let imm = self.read_ea(bus, 7, 4, size)?;

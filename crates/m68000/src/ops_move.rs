@@ -29,6 +29,103 @@ impl Cpu {
         bus: &mut B,
         op: u16,
     ) {
+        if DST_MODE == 0 && matches!(SRC_MODE, 2 | 3 | 5 | 6) {
+            if self.move_to_d_at_once::<SIZE, SRC_MODE, B>(bus, op) {
+                return;
+            }
+            return self.move_whole_through_bus::<SIZE, SRC_MODE, DST_MODE, B>(bus, op);
+        }
+        self.move_body::<SIZE, SRC_MODE, DST_MODE, B>(bus, op)
+    }
+
+    /// MOVE from (An), (An)+, d16(An) or d8(An,Xn) to Dn with no call: when the operand is in
+    /// work RAM or a plain ROM ([`Bus::peek_byte`]: no side effect, no wait state) and the
+    /// queue refills from plain ROM, the whole instruction is done here as its bus cycles
+    /// would leave it (the address register's step, `fault_pc_back`, the clock's sum), else
+    /// nothing is touched and the answer is `false`.
+    #[inline(always)]
+    fn move_to_d_at_once<const SIZE: u8, const SRC_MODE: usize, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) -> bool {
+        let r = (op & 7) as usize;
+        let an = self.regs[8 + r];
+        let addr = match SRC_MODE {
+            5 => an.wrapping_add(self.irc as i16 as i32 as u32),
+            6 => an.wrapping_add(self.index_value(self.irc)),
+            _ => an,
+        };
+        if SIZE != 1 && addr & 1 != 0 {
+            return false;
+        }
+        let byte = |k: u32| bus.peek_byte(addr.wrapping_add(k) & 0xFF_FFFF);
+        let value = match SIZE {
+            1 => match byte(0) {
+                Some(b) => b as u32,
+                None => return false,
+            },
+            2 => match (byte(0), byte(1)) {
+                (Some(h), Some(l)) => (h as u32) << 8 | l as u32,
+                _ => return false,
+            },
+            _ => match (byte(0), byte(1), byte(2), byte(3)) {
+                (Some(a), Some(b), Some(c), Some(d)) => u32::from_be_bytes([a, b, c, d]),
+                _ => return false,
+            },
+        };
+        let read_clocks = if SIZE == 4 { 8 } else { 4 };
+        if SRC_MODE >= 5 {
+            let Some((first, second)) = bus.fetch_fast_pair(self.pc) else {
+                return false;
+            };
+            self.ird = first;
+            self.irc = second;
+            self.pc = self.pc.wrapping_add(4);
+            self.fault_pc_back = 4;
+            // The extension word, d8(An,Xn)'s 2 idle clocks, the read, the prefetch.
+            self.cycles += 8 + read_clocks + if SRC_MODE == 6 { 2 } else { 0 };
+        } else {
+            let Some(next) = bus.fetch_fast_pc(self.pc) else {
+                return false;
+            };
+            self.ird = self.irc;
+            self.irc = next;
+            self.pc = self.pc.wrapping_add(2);
+            self.fault_pc_back = 2;
+            self.cycles += 4 + read_clocks;
+            if SRC_MODE == 3 {
+                self.regs[8 + r] = an.wrapping_add(Self::step_size(r, SIZE));
+            }
+        }
+        self.logic_flags(SIZE, value);
+        self.set_d(((op >> 9) & 7) as usize, SIZE, value);
+        true
+    }
+
+    /// [`Cpu::move_whole`] through the bus, when [`Cpu::move_to_d_at_once`] declines.
+    #[cold]
+    #[inline(never)]
+    fn move_whole_through_bus<
+        const SIZE: u8,
+        const SRC_MODE: usize,
+        const DST_MODE: usize,
+        B: Bus,
+    >(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) {
+        self.move_body::<SIZE, SRC_MODE, DST_MODE, B>(bus, op)
+    }
+
+    /// [`Cpu::move_whole`] one bus cycle after another.
+    #[inline(always)]
+    fn move_body<const SIZE: u8, const SRC_MODE: usize, const DST_MODE: usize, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u16,
+    ) {
         let done = if DST_MODE == 8 {
             // The destinations without a decode-table entry of their own: one match on the
             // mode here, then a body with the mode constant, so the effective address, the
@@ -220,9 +317,11 @@ impl Cpu {
         let mode = MODE;
         let reg = (op & 7) as usize;
         if MODE == 5 {
-            // d16(An): the displacement word and nothing else on the bus, both fetches at once.
-            let d = self.ext_word_prefetch(bus) as i16 as i32 as u32;
+            // d16(An): the displacement word and nothing else on the bus: the address first,
+            // then both fetches at once, last (`past_ext_word`).
+            let d = self.irc as i16 as i32 as u32;
             self.regs[8 + ((op >> 9) & 7) as usize] = self.regs[8 + reg].wrapping_add(d);
+            self.past_ext_word(bus);
             return Ok(());
         }
         let addr = match self.ea(bus, mode, reg, 4, false)? {
