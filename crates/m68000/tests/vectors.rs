@@ -393,7 +393,7 @@ fn main() -> ExitCode {
         ledger.failed()
     );
     println!(
-        "m68000 vectors with fast fetches: {} passed, {fast_failures} failed",
+        "m68000 vectors with fast fetches, then also operand peeks: {} passed, {fast_failures} failed",
         ledger.passed - fast_failures
     );
     if parse_errors > 0 || unexpected > 0 || fast_failures > 0 {
