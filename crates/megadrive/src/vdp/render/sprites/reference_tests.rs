@@ -258,6 +258,39 @@ fn indexed_pass_matches_the_rules_drawn_and_headless() {
 /// The renderer's headless lines (each line's outcome read from the index while the VRAM
 /// version stands) report and carry what its drawn lines do, line after line, with the
 /// table's bytes poked between lines (and the version moved) as a game rewrites it.
+/// Draws `line` with `drawn` (caches compared against VRAM) and evaluates it headless with
+/// `headless` (caches kept under `input`'s VRAM version), and asserts that the headless line
+/// sets the flags the drawn one does: overflow, collision where asked, the masking state.
+fn headless_follows_drawn(
+    (drawn, headless, out): (
+        &mut crate::vdp::render::Renderer,
+        &mut crate::vdp::render::Renderer,
+        &mut [u16],
+    ),
+    input: &crate::vdp::render::RenderInput,
+    line: u16,
+    odd: bool,
+    want_collision: bool,
+    at: &str,
+) {
+    let unversioned = crate::vdp::render::RenderInput {
+        vram_version: None,
+        ..*input
+    };
+    let a = drawn.render_line(&unversioned, line, odd, out);
+    let b = headless.evaluate_line(input, line, odd, want_collision);
+    assert_eq!(b.sprite_overflow, a.sprite_overflow, "{at}: overflow");
+    assert_eq!(
+        b.sprite_collision,
+        want_collision && a.sprite_collision,
+        "{at}: collision"
+    );
+    assert_eq!(
+        headless.sprite_mask_armed, drawn.sprite_mask_armed,
+        "{at}: masking"
+    );
+}
+
 #[test]
 fn headless_lines_follow_drawn_lines() {
     use crate::vdp::render::{RenderInput, Renderer};
@@ -290,26 +323,16 @@ fn headless_lines_follow_drawn_lines() {
             }
             let want_collision = rng.below(2) == 0;
             let at = format!("round {round} line {line}");
-            let input = |vram_version| RenderInput {
+            let input = RenderInput {
                 regs: &regs,
                 vram: &vram,
                 cram: &cram,
                 vsram: &vsram,
-                vram_version,
+                vram_version: Some(version),
                 cram_version: None,
             };
-            let a = drawn.render_line(&input(None), line, odd, &mut out[..mode.width()]);
-            let b = headless.evaluate_line(&input(Some(version)), line, odd, want_collision);
-            assert_eq!(b.sprite_overflow, a.sprite_overflow, "{at}: overflow");
-            assert_eq!(
-                b.sprite_collision,
-                want_collision && a.sprite_collision,
-                "{at}: collision"
-            );
-            assert_eq!(
-                headless.sprite_mask_armed, drawn.sprite_mask_armed,
-                "{at}: masking"
-            );
+            let lines = (&mut drawn, &mut headless, &mut out[..mode.width()]);
+            headless_follows_drawn(lines, &input, line, odd, want_collision, &at);
         }
     }
 }
@@ -422,26 +445,16 @@ fn headless_side_by_side_lines_follow_drawn_lines() {
             }
             let want_collision = rng.below(4) != 0;
             let at = format!("round {round} line {line}");
-            let input = |vram_version| RenderInput {
+            let input = RenderInput {
                 regs: &regs,
                 vram: &vram,
                 cram: &cram,
                 vsram: &vsram,
-                vram_version,
+                vram_version: Some(version),
                 cram_version: None,
             };
-            let a = drawn.render_line(&input(None), line, false, &mut out[..mode.width()]);
-            let b = headless.evaluate_line(&input(Some(version)), line, false, want_collision);
-            assert_eq!(b.sprite_overflow, a.sprite_overflow, "{at}: overflow");
-            assert_eq!(
-                b.sprite_collision,
-                want_collision && a.sprite_collision,
-                "{at}: collision"
-            );
-            assert_eq!(
-                headless.sprite_mask_armed, drawn.sprite_mask_armed,
-                "{at}: masking"
-            );
+            let lines = (&mut drawn, &mut headless, &mut out[..mode.width()]);
+            headless_follows_drawn(lines, &input, line, false, want_collision, &at);
             let table = headless.cache.indexed_sprite_table();
             if table.lines_refined_clear(line as u32) {
                 refined += 1;
