@@ -272,6 +272,28 @@ mod table_tests {
         INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, PRIORITY, Palette, Pixel,
     };
 
+    /// A palette of 64 distinct CRAM words (`----bbb-ggg-rrr-`, `high` in the blue bits),
+    /// the full palette in use (not mode 4's), backdrop entry `backdrop`.
+    fn distinct_palette(high: u16, backdrop: usize) -> Palette {
+        let mut cram = [0u16; 64];
+        for (i, c) in cram.iter_mut().enumerate() {
+            *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | high;
+        }
+        let mut palette = Palette::default();
+        palette.update(&cram, true, backdrop, None);
+        palette
+    }
+
+    /// Marsaglia's 32-bit xorshift (13, 17, 5) from `seed`.
+    fn xorshift32(mut x: u32) -> impl FnMut() -> u32 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        }
+    }
+
     /// A plane pixel as the decoded rows give it: `OPAQUE` set exactly when the colour is
     /// not 0.
     fn flagged(x: u8) -> u8 {
@@ -316,20 +338,9 @@ mod table_tests {
     /// transparent pixels of every palette, high and low sprites at every block boundary.
     #[test]
     fn lines_with_a_sprite_span_follow_the_rules() {
-        let mut cram = [0u16; 64];
-        for (i, c) in cram.iter_mut().enumerate() {
-            *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | 0x0400;
-        }
-        let mut palette = Palette::default();
-        palette.update(&cram, true, 9, None);
+        let palette = distinct_palette(0x0400, 9);
         let colour = |i: u8| palette.single()[i as usize];
-        let mut x = 0x2545_F491u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift32(0x2545_F491);
         for round in 0..3_000 {
             let n = [320, 256, 1, 63, 64, 65, 200, 319][round % 8];
             let start = next() as usize % (n + 1);
@@ -376,20 +387,9 @@ mod table_tests {
     /// last or any other place, against the per-pixel rules.
     #[test]
     fn uniform_blocks_follow_the_rules() {
-        let mut cram = [0u16; 64];
-        for (i, c) in cram.iter_mut().enumerate() {
-            *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | 0x0200;
-        }
-        let mut palette = Palette::default();
-        palette.update(&cram, true, 37, None);
+        let palette = distinct_palette(0x0200, 37);
         let colour = |i: u8| palette.single()[i as usize];
-        let mut x = 0x6C07_8965u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift32(0x6C07_8965);
         for round in 0..4_000 {
             let n = [320, 256, 130][round % 3];
             let (mut la, mut lb, mut ls) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
@@ -474,13 +474,7 @@ mod table_tests {
     /// 7-bit layer pixels, over a palette whose colours all differ (backdrop: entry 5).
     #[test]
     fn compose_follows_the_rules_for_every_pixel_triple() {
-        let mut cram = [0u16; 64];
-        for (i, c) in cram.iter_mut().enumerate() {
-            // 64 distinct CRAM words (`----bbb-ggg-rrr-`).
-            *c = ((i as u16 & 7) << 1) | ((i as u16 >> 3) << 5) | 0x0C00;
-        }
-        let mut palette = Palette::default();
-        palette.update(&cram, true, 5, None);
+        let palette = distinct_palette(0x0C00, 5);
         let colour = |i: u8| palette.single()[i as usize];
         let (mut la, mut lb, mut ls) = (vec![], vec![], vec![]);
         for a in 0..0x80u8 {
