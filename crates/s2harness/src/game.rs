@@ -16,7 +16,10 @@ use s2model::{Scenario, SonicState};
 
 use crate::rom::{KnownRom, RomImage, require_known};
 
+mod measure;
 mod terrain;
+
+pub use measure::{Measured, PlacedObject, RamWrite, Setup, Watch};
 
 /// The game's values the harness relies on (disassembly names).
 const GAME_MODE_TITLE: u8 = 0x04;

@@ -2,6 +2,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod claims;
 pub mod fuzz;
 pub mod game;
 pub mod report;

@@ -34,6 +34,8 @@ enum Command {
     Diff(cmd::diff::DiffArgs),
     /// Run scenarios in the game and the model and compare (and against reference traces).
     Check(cmd::check::CheckArgs),
+    /// Measure the physics claims of a claims file in the game and give each a verdict.
+    Claims(cmd::claims::ClaimsArgs),
     /// Run every suite in the game and the model, in parallel, with reports.
     Suite(cmd::suite::SuiteArgs),
     /// Differential fuzzing: random scenarios in the game and the model, divergences shrunk.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Trace(args) => cmd::trace::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Check(args) => cmd::check::run(args),
+        Command::Claims(args) => cmd::claims::run(args),
         Command::Suite(args) => cmd::suite::run(args),
         Command::Fuzz(args) => cmd::fuzz::run(args),
         Command::Report(args) => cmd::report::run(args),

@@ -25,7 +25,7 @@ use super::{
 use crate::rom::RomImage;
 
 /// The addresses terrain needs beyond the flat stages' (`roms.toml`).
-struct TerrainSymbols {
+pub(super) struct TerrainSymbols {
     zone_and_act: u32,
     level_inactive: u32,
     star_pole: u32,
@@ -43,7 +43,7 @@ struct TerrainSymbols {
 }
 
 impl TerrainSymbols {
-    fn resolve(g: &Game) -> Result<TerrainSymbols, HarnessError> {
+    pub(super) fn resolve(g: &Game) -> Result<TerrainSymbols, HarnessError> {
         let get = |name: &str| {
             g.rom.symbol(name).ok_or_else(|| HarnessError {
                 frame: None,
@@ -252,7 +252,7 @@ impl Game {
     }
 
     /// Deletes every dynamic object that is not a path swapper (id $03).
-    fn keep_only_swappers(&self, m: &mut Machine, t: &TerrainSymbols) {
+    pub(super) fn keep_only_swappers(&self, m: &mut Machine, t: &TerrainSymbols) {
         let (lo, hi) = t.dynamic_objects;
         for slot in (lo..hi).step_by(0x40) {
             let id = m.read_u8(slot);
@@ -262,6 +262,37 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// B_0 with the act's objects and rings removed, the object manager restarted and Sonic
+    /// placed with the scenario's position, facing, speeds and air flag, the camera on him: frame
+    /// 0 not run yet. Also the act's boundaries (`Camera_Min/Max_X/Y_pos`) as they are then.
+    pub(super) fn start_terrain(
+        &self,
+        sc: &TerrainScenario,
+        t: &TerrainSymbols,
+    ) -> Result<(Machine, [u16; 4]), HarnessError> {
+        let s = &self.sym;
+        let mut m = self.b0.clone()?;
+        self.clear_objects(&mut m);
+        // ObjectsManager_Init at the end of frame 0: load what lies around the new camera.
+        m.write_u8(t.obj_placement_routine, 0);
+        self.place_sonic_at(&mut m, sc.x, sc.y, sc.facing_left);
+        let f = |name: &str| s.field_offsets[FIELDS.iter().position(|n| *n == name).unwrap()];
+        m.write_u16(f("x_vel"), sc.x_vel as u16);
+        m.write_u16(f("y_vel"), sc.y_vel as u16);
+        m.write_u16(f("inertia"), sc.inertia as u16);
+        if sc.in_air {
+            let st = m.read_u8(s.sst + s.off.status);
+            m.write_u8(s.sst + s.off.status, st | status::IN_AIR);
+        }
+        // The camera as the flat stages place it, clamped to the act's boundaries instead.
+        let bounds = [t.cam_min_x, t.cam_max_x, t.cam_min_y, t.cam_max_y].map(|a| m.read_u16(a));
+        let cam_x = (sc.x as i32 - 0xA0).clamp(bounds[0] as i32, bounds[1] as i32) as u32;
+        let cam_y = (sc.y as i32 - 0x60).clamp(bounds[2] as i32, bounds[3] as i32) as u32;
+        write_long(&mut m, s.camera_x, cam_x << 16);
+        write_long(&mut m, s.camera_y, cam_y << 16);
+        Ok((m, bounds))
     }
 
     /// Runs a terrain scenario in this game (which must be in the scenario's act: see
@@ -289,25 +320,7 @@ impl Game {
         }
         let t = TerrainSymbols::resolve(self)?;
         let s = &self.sym;
-        let mut m = self.b0.clone()?;
-        self.clear_objects(&mut m);
-        // ObjectsManager_Init at the end of frame 0: load what lies around the new camera.
-        m.write_u8(t.obj_placement_routine, 0);
-        self.place_sonic_at(&mut m, sc.x, sc.y, sc.facing_left);
-        let f = |name: &str| s.field_offsets[FIELDS.iter().position(|n| *n == name).unwrap()];
-        m.write_u16(f("x_vel"), sc.x_vel as u16);
-        m.write_u16(f("y_vel"), sc.y_vel as u16);
-        m.write_u16(f("inertia"), sc.inertia as u16);
-        if sc.in_air {
-            let st = m.read_u8(s.sst + s.off.status);
-            m.write_u8(s.sst + s.off.status, st | status::IN_AIR);
-        }
-        // The camera as the flat stages place it, clamped to the act's boundaries instead.
-        let bounds = [t.cam_min_x, t.cam_max_x, t.cam_min_y, t.cam_max_y].map(|a| m.read_u16(a));
-        let cam_x = (sc.x as i32 - 0xA0).clamp(bounds[0] as i32, bounds[1] as i32) as u32;
-        let cam_y = (sc.y as i32 - 0x60).clamp(bounds[2] as i32, bounds[3] as i32) as u32;
-        write_long(&mut m, s.camera_x, cam_x << 16);
-        write_long(&mut m, s.camera_y, cam_y << 16);
+        let (mut m, bounds) = self.start_terrain(sc, &t)?;
         let initial = self.sample(&m);
         let layer_now = |m: &Machine| {
             [

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod claims;
 pub mod diff;
 pub mod fuzz;
 pub mod game_args;
