@@ -58,6 +58,16 @@ pub fn read_results(path: &Path) -> Result<Results, String> {
     Ok(r)
 }
 
+/// The whole run's size as the merge's messages say it: "40 jobs", or, when the count was not
+/// fixed in advance (a fuzz campaign bounded by `--time` or `--stop-after`), that.
+fn job_count(jobs: Option<u64>) -> String {
+    match jobs {
+        Some(1) => "1 job".into(),
+        Some(n) => format!("{n} jobs"),
+        None => "a campaign with no fixed job count (fuzz --time or --stop-after)".into(),
+    }
+}
+
 /// Joins the shards of one run: same tool, title and shard count; every shard once; no run
 /// twice; and, when the job count is known, every job present. The runs come back in index
 /// order: the order of the unsharded run.
@@ -81,8 +91,11 @@ pub fn merge(parts: &[(String, Results)]) -> Result<Results, String> {
         }
         if r.shard.n != n || r.jobs != first.jobs {
             return Err(format!(
-                "{name}: shard {} of {:?} jobs, but {first_name} is shard {} of {:?} jobs: not shards of one run",
-                r.shard, r.jobs, first.shard, first.jobs
+                "{name}: shard {} of {}, but {first_name} is shard {} of {}: not shards of one run",
+                r.shard,
+                job_count(r.jobs),
+                first.shard,
+                job_count(first.jobs)
             ));
         }
         if let Some(other) = seen.insert(r.shard.k, name) {
@@ -121,4 +134,36 @@ pub fn merge(parts: &[(String, Results)]) -> Result<Results, String> {
         jobs: first.jobs,
         runs: runs.into_values().collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(k: u64, n: u64, jobs: Option<u64>) -> (String, Results) {
+        let r = Results {
+            format: RESULTS_FORMAT,
+            tool: "s2lab fuzz".into(),
+            title: "t".into(),
+            shard: Shard { k, n },
+            jobs,
+            runs: Vec::new(),
+        };
+        (format!("shard-{k}"), r)
+    }
+
+    #[test]
+    fn shards_of_different_runs_are_named_in_words() {
+        let e = merge(&[part(1, 4, Some(40)), part(2, 4, Some(41))]).unwrap_err();
+        assert_eq!(
+            e,
+            "shard-2: shard 2/4 of 41 jobs, but shard-1 is shard 1/4 of 40 jobs: not shards of one run"
+        );
+        let e = merge(&[part(1, 4, None), part(2, 3, None)]).unwrap_err();
+        assert!(
+            e.starts_with("shard-2: shard 2/3 of a campaign with no fixed job count"),
+            "{e}"
+        );
+        assert!(!e.contains("Some(") && !e.contains("None"), "{e}");
+    }
 }
