@@ -1,6 +1,13 @@
 //! Running with a callback at every instruction boundary: the shape of the console's CPU loop
 //! (`megadrive::cpu68k::Cpu68k::run_with_boundaries`), so the core can replace `m68k` there
 //! without changing the scheduler.
+//!
+//! Hosts that keep their own loop (the console's) call the boundary directly:
+//! [`Cpu::next_boundary`] runs one instruction, or the out-of-line interrupt, trace and STOP
+//! path, decided by one attention flag that the core keeps up to date wherever SR, IPL and the
+//! run state change. A host that tests the flag only when the bus has heard
+//! [`Bus::attention_raised`] (the console, after a look) calls [`Cpu::attended_boundary`] then
+//! and [`Cpu::unattended_instruction`] otherwise.
 
 use crate::Bus;
 use crate::cpu::{Cpu, RunState};

@@ -1,6 +1,12 @@
 //! The opcode table: every one of the 65,536 words decoded once into the instruction it is
 //! (or `Illegal`/`LineA`/`LineF`), with invalid addressing modes weeded out here so the
 //! handlers need not check them.
+//!
+//! The table is a `static` worked out at compile time (`TABLE`: `decode` is a `const fn`).
+//! The instructions Sonic 2 runs most have entries of their own by size, operation and
+//! addressing mode (`sized`: `Op::AndiDnW`, `Op::AddqDnL`, MOVE by size and source mode, ...),
+//! so the dispatch goes straight to a handler monomorphic in them; their byte forms keep a
+//! run-time size match.
 
 pub use crate::op::Op;
 

@@ -7,6 +7,14 @@
 //! instruction boundary. It only models the loops a program is known to need (each one names
 //! it), and only where no interrupt can be accepted during the loop, so no interrupt is missed
 //! or delayed.
+//!
+//! Two shapes, both from Sonic 2's sound driver: `DJNZ $` (the delays of `zWriteToDAC` and
+//! `zPlaySegaSound`) and `LD A,r / OR r' / JR Z,$-4` entered at any of its three instructions
+//! (`zWaitLoop`, waiting for a register pair to become non-zero). The loop's code is read
+//! through [`Bus::peek`], so a loop runs in closed form only where the bus vouches that those
+//! reads have no effect.
+//! [`Z80::waits_for_interrupt`] says when stepping on would do nothing but wait in the second
+//! shape, so a host may leave the CPU unrun over several of its time slices and run them at once.
 
 use crate::Bus;
 use crate::alu::szxyp;
