@@ -400,7 +400,12 @@ fn verdict_of(cases: &[CaseResult]) -> (Verdict, String) {
                 .unwrap_or_default();
             (
                 Verdict::Holds,
-                format!("{checks} checks in {} runs hold; {first}", cases.len()),
+                format!(
+                    "{checks} check{} in {} run{} hold; {first}",
+                    if checks == 1 { "" } else { "s" },
+                    cases.len(),
+                    if cases.len() == 1 { "" } else { "s" }
+                ),
             )
         }
     }
