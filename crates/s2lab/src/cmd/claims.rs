@@ -74,28 +74,8 @@ pub fn run(args: &ClaimsArgs) -> Result<ExitCode> {
     }
     eprint!("\r\x1b[K");
     print!("{}", report::table(&results));
-    let provenance = report::Provenance {
-        rom_revision: game.revision().revision.clone(),
-        rom_sha1: rom.sha1.clone(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        claims_file: files
-            .iter()
-            .map(|f| f.origin.clone())
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
     if let Some(dir) = &args.output {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        for (name, text) in [
-            ("claims.json", report::json(&results, &provenance)),
-            ("claims.md", report::markdown(&results, &provenance)),
-            ("claims.html", report::html(&results, &provenance)),
-        ] {
-            let p = dir.join(name);
-            outfile::write(&p, text).with_context(|| format!("writing {}", p.display()))?;
-        }
-        eprintln!("wrote {}/claims.{{json,md,html}}", dir.display());
+        write_reports(dir, &results, &game, &rom, &files)?;
     }
     if let Some(dir) = &args.export {
         let n = export(dir, &results)?;
@@ -108,6 +88,38 @@ pub fn run(args: &ClaimsArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `claims.json`, `claims.md` and `claims.html` in `dir`, each written whole or not at all.
+fn write_reports(
+    dir: &std::path::Path,
+    results: &[claims::ClaimResult],
+    game: &s2harness::game::Game,
+    rom: &s2harness::rom::RomImage,
+    files: &[claims::ClaimsFile],
+) -> Result<()> {
+    let provenance = report::Provenance {
+        rom_revision: game.revision().revision.clone(),
+        rom_sha1: rom.sha1.clone(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        claims_file: files
+            .iter()
+            .map(|f| f.origin.clone())
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for (name, text) in [
+        ("claims.json", report::json(results, &provenance)),
+        ("claims.md", report::markdown(results, &provenance)),
+        ("claims.html", report::html(results, &provenance)),
+    ] {
+        let p = dir.join(name);
+        outfile::write(&p, text).with_context(|| format!("writing {}", p.display()))?;
+    }
+    eprintln!("wrote {}/claims.{{json,md,html}}", dir.display());
+    Ok(())
 }
 
 fn export(dir: &std::path::Path, results: &[claims::ClaimResult]) -> Result<usize> {
