@@ -168,9 +168,13 @@ fn plot(name: &str, series: &[i64], marks: &[usize], deciding: Option<usize>) ->
     let n = series.len().max(2) as f64 - 1.0;
     let x = |i: usize| 40.0 + (w - 50.0) * i as f64 / n;
     let y = |v: i64| 10.0 + (h - 25.0) * (1.0 - (v as f64 - lo) / span);
+    // At most about 600 points a line: a long run's plot stays a few kilobytes.
+    let step = series.len().div_ceil(600).max(1);
     let mut pts = String::new();
     for (i, &v) in series.iter().enumerate() {
-        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(v));
+        if i % step == 0 || i + 1 == series.len() {
+            let _ = write!(pts, "{:.1},{:.1} ", x(i), y(v));
+        }
     }
     let mut s = format!(
         "<svg width=\"{w}\" height=\"{h}\" class=\"plot\"><text x=\"2\" y=\"12\">{}</text>\
