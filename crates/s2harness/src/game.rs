@@ -81,6 +81,15 @@ fn zero(m: &mut Machine, start: u32, end: u32) {
     }
 }
 
+/// The camera the flat stages start with for Sonic at (x, y): on him, within Emerald Hill 1's
+/// boundaries.
+pub fn flat_camera(x: u16, y: u16) -> (u32, u32) {
+    (
+        (x as i32 - 0xA0).clamp(0, 0x29A0) as u32,
+        (y as i32 - 0x60).clamp(0, 0x320) as u32,
+    )
+}
+
 /// Addresses the harness uses, resolved once from `roms.toml` for the revision at hand.
 #[derive(Clone, Debug)]
 struct Symbols {
@@ -725,8 +734,7 @@ impl Game {
         m.write_u16(s.acceleration, 0xC);
         m.write_u16(s.deceleration, 0x80);
         write_long(m, s.timer, 0);
-        let cam_x = (x as i32 - 0xA0).clamp(0, 0x29A0) as u32;
-        let cam_y = (y as i32 - 0x60).clamp(0, 0x320) as u32;
+        let (cam_x, cam_y) = flat_camera(x, y);
         write_long(m, s.camera_x, cam_x << 16);
         write_long(m, s.camera_y, cam_y << 16);
     }

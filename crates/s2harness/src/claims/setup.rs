@@ -90,6 +90,23 @@ pub fn case_setup(table: &Table, name: &str, rom: &KnownRom) -> Result<CaseSetup
                 .push(object(o).map_err(|e| format!("objects[{}]: {e}", i + 1))?);
         }
     }
+    if !setup.objects.is_empty()
+        && let AnyScenario::Built(b) = &scenario
+    {
+        // The object manager's coarse camera (`Camera_X_pos_coarse`, `(Camera_X_pos - $80) &
+        // $FF80`, ObjectsManager_Main) is only brought up to date after the objects have run
+        // once, so MarkObjGone would measure a placed object against the camera of the boot
+        // (x 0) and delete any beyond x 640. Written as the game will compute it for the new
+        // camera. The address is not among roms.toml's symbols: it is Control_Locked + $E in the
+        // RAM map (s2.constants.asm, Control_Locked $FFF7CC to Camera_X_pos_coarse $FFF7DA, a
+        // stretch with no revision conditionals).
+        let (cam_x, _) = crate::game::flat_camera(b.x, b.y);
+        let coarse = (cam_x as i64 - 0x80) & 0xFF80;
+        let addr = sym(rom, "Control_Locked")? + 0x0E;
+        setup
+            .writes
+            .push(write(addr, 2, coarse, "Camera_X_pos_coarse")?);
+    }
     let mut watch_names = Vec::new();
     if let Some(v) = table.get("watch") {
         let Value::Table(w) = v else {
@@ -130,10 +147,24 @@ fn sym(rom: &KnownRom, name: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("roms.toml has no symbol {name} for {}", rom.revision))
 }
 
+/// An integer: a TOML integer or truth value, or a string in the claims' own notation
+/// (`"-0x300"`, `"$680"`, `"-768"`: TOML has no negative hex literals).
 fn int(v: &Value) -> Option<i64> {
     match v {
         Value::Integer(i) => Some(*i),
         Value::Boolean(b) => Some(*b as i64),
+        Value::String(s) => {
+            let s = s.trim();
+            let (neg, body) = match s.strip_prefix('-') {
+                Some(r) => (true, r.trim_start()),
+                None => (false, s),
+            };
+            let n = match body.strip_prefix("0x").or_else(|| body.strip_prefix('$')) {
+                Some(h) => i64::from_str_radix(h, 16).ok()?,
+                None => body.parse().ok()?,
+            };
+            Some(if neg { -n } else { n })
+        }
         _ => None,
     }
 }
@@ -257,7 +288,13 @@ fn scenario(v: Option<&Value>, name: &str) -> Result<AnyScenario, String> {
     };
     let mut json = toml_to_json(&Value::Table(t.clone()));
     let obj = json.as_object_mut().expect("a table becomes an object");
-    obj.entry("format").or_insert(1.into());
+    // A stage of kind "terrain" is format 2's; the author need not say so twice.
+    let terrain = obj
+        .get("stage")
+        .and_then(|st| st.get("kind"))
+        .is_some_and(|k| k == "terrain");
+    obj.entry("format")
+        .or_insert(if terrain { 2 } else { 1 }.into());
     obj.insert("name".into(), name.into());
     AnyScenario::parse(&json.to_string(), "scenario", None).map_err(|e| e.to_string())
 }
