@@ -85,17 +85,15 @@ fn errors_name_the_file_the_claim_and_the_place() {
 fn a_false_number_fails_with_the_measured_value_and_the_true_one_holds() {
     // A jump from standing takes off at y speed -$680 (Sonic_Jump; the model's and MAME's traces
     // say the same). The false claim says -$600.
-    let text = format!(
-        "format = 1\n\
+    let text = "format = 1\n\
          [[claim]]\nid = \"jump.true\"\nclaim = \"takes off at -$680\"\nsource = \"Sonic_Jump\"\n\
          [[claim.measure]]\nname = \"standing\"\n\
-         scenario = {{ stage = {{ solid = [[0, 43, 200, 2]] }}, sonic = {{ x = 400, y = 668 }}, input = \".*10 C .*40\" }}\n\
+         scenario = { stage = { solid = [[0, 43, 200, 2]] }, sonic = { x = 400, y = 668 }, input = \".*10 C .*40\" }\n\
          [[claim.measure.check]]\nwhen = \"pressed_c\"\npick = \"first\"\nexpect = \"y_vel == -$680\"\n\
          [[claim]]\nid = \"jump.false\"\nclaim = \"takes off at -$600\"\nsource = \"nowhere\"\n\
          [[claim.measure]]\nname = \"standing\"\n\
-         scenario = {{ stage = {{ solid = [[0, 43, 200, 2]] }}, sonic = {{ x = 400, y = 668 }}, input = \".*10 C .*40\" }}\n\
-         [[claim.measure.check]]\nwhen = \"pressed_c\"\npick = \"first\"\nexpect = \"y_vel == -$600\"\n"
-    );
+         scenario = { stage = { solid = [[0, 43, 200, 2]] }, sonic = { x = 400, y = 668 }, input = \".*10 C .*40\" }\n\
+         [[claim.measure.check]]\nwhen = \"pressed_c\"\npick = \"first\"\nexpect = \"y_vel == -$600\"\n";
     let d = dir();
     let path = d.join("two.toml");
     std::fs::write(&path, text).unwrap();
