@@ -665,7 +665,7 @@ impl Machine {
         v.hint_pending = r.bool()?;
         v.vint_pending = r.bool()?;
         let delay = r.u8()?;
-        v.irq_delay = crate::vdp::irq::IrqDelay::from_byte(delay)
+        v.irq_delay = crate::vdp::irq_delay::IrqDelay::from_byte(delay)
             .ok_or_else(|| r.invalid("interrupt latency byte out of range"))?;
         v.hint_counter = r.u8()?;
         v.v_counter = r.u16()?;

@@ -8,13 +8,14 @@ pub mod dma;
 pub mod fifo;
 pub mod hv;
 pub mod irq;
+pub mod irq_delay;
 pub mod ports;
 pub mod render;
 
 use crate::clock::{LINES_NTSC, LINES_PAL, MCLK_PER_LINE};
 use dma::Dma;
 use fifo::Fifo;
-use irq::IrqDelay;
+use irq_delay::IrqDelay;
 use render::{DirtyPatterns, Pixel, RenderInput, Renderer};
 
 /// Bytes of VRAM.
