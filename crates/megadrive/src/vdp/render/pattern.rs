@@ -112,9 +112,10 @@ fn decode_row(vram: &Vram, addr: usize) -> u64 {
     ROW_HALVES[bytes as usize & 0xFFFF] as u64 | (ROW_HALVES[(bytes >> 16) as usize] as u64) << 32
 }
 
-/// A pattern row like [`CellRow::draw`], for sprites: only opaque pixels are written, and only where no earlier
-/// (higher-priority) sprite already left an opaque pixel. Returns whether an opaque pixel
-/// landed on another sprite's opaque pixel (the collision flag).
+/// A pattern row like [`CellRow::draw`](super::pattern_rows::CellRow::draw), for sprites: only
+/// opaque pixels are written, and only where no earlier (higher-priority) sprite already left an
+/// opaque pixel. Returns whether an opaque pixel landed on another sprite's opaque pixel (the
+/// collision flag).
 #[inline]
 pub(super) fn draw_sprite_row(
     vram: &Vram,
