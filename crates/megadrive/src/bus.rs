@@ -6,10 +6,10 @@ use crate::cartridge::Cartridge;
 use crate::clock::{
     M68K_DIVIDER, M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Z80_DIVIDER,
 };
-use crate::cpu68k::M68kBus;
+use crate::cpu::cpu68k::M68kBus;
+use crate::cpu::sound_cpu::SoundCpu;
 use crate::io::Io;
 use crate::psg::Psg;
-use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{self, DmaKind};
 use crate::vdp::ports::PortEffect;
 use crate::vdp::{Vdp, status};
@@ -39,7 +39,7 @@ pub struct Timing {
     /// (Genesis Plus GX since 2024).
     pub fill_start_delay: bool,
     /// 68000 instruction clocks as Genesis Plus GX 1.7's Musashi table charges them where it
-    /// differs from the 68000 (see [`crate::cpu68k::gpgx17_clocks`]).
+    /// differs from the 68000 (see [`crate::cpu::cpu68k::gpgx17_clocks`]).
     pub musashi_clocks: bool,
     /// A 68000 > CRAM/VSRAM DMA loses the refresh slots while blanking: 198 words a line in
     /// H40, 161 in H32 (later Genesis Plus GX; 1.7 moves 204/166, and Sonic 2's palette

@@ -12,12 +12,12 @@
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
+use crate::cpu::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
+use crate::cpu::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
+use crate::cpu::sound_cpu::SoundCpu;
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
-use crate::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
 use crate::psg::Psg;
-use crate::sound_cpu::SoundCpu;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
 use crate::ym2612::Ym2612;
 use crate::z80_bus::Z80Bus;

@@ -3,9 +3,9 @@
 
 use super::{MAGIC, Reader, STATE_VERSION, StateError, cpu, packed, rom_hash};
 use crate::bus::Watch;
+use crate::cpu::sound_cpu::SoundCpu;
 use crate::io::PadKind;
 use crate::machine::{Machine, Phase};
-use crate::sound_cpu::SoundCpu;
 use crate::vdp::dma::{Dma, DmaKind};
 use crate::z80_bus::Z80_RAM_BYTES;
 
