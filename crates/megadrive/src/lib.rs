@@ -45,7 +45,6 @@ mod ym2612_params;
 mod ym2612_ssg;
 #[cfg(test)]
 mod ym2612_tests;
-pub mod z80_bus;
 
 // The 68000 adapter where the tests and other crates have always found it.
 pub use cpu::cpu68k;

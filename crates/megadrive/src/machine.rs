@@ -9,6 +9,7 @@
 //! master clocks later (Eke-Eke's measurement on a VA4 MD1: the first HV counter read after
 //! reset is $9F21 on an NTSC console).
 
+use crate::bus::z80_bus::Z80Bus;
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
@@ -20,7 +21,6 @@ use crate::io::{Io, PadKind};
 use crate::psg::Psg;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
 use crate::ym2612::Ym2612;
-use crate::z80_bus::Z80Bus;
 
 mod ours;
 use ours::{OursIdle, run_ours};

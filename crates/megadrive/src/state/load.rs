@@ -3,11 +3,11 @@
 
 use super::{MAGIC, Reader, STATE_VERSION, StateError, cpu, packed, rom_hash};
 use crate::bus::Watch;
+use crate::bus::z80_bus::Z80_RAM_BYTES;
 use crate::cpu::sound_cpu::SoundCpu;
 use crate::io::PadKind;
 use crate::machine::{Machine, Phase};
 use crate::vdp::dma::{Dma, DmaKind};
-use crate::z80_bus::Z80_RAM_BYTES;
 
 impl Machine {
     /// Restores a state made by [`Machine::save_state`] from a machine with the same ROM.
