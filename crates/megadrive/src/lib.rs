@@ -20,7 +20,6 @@ macro_rules! equal_to_any {
     };
 }
 
-pub mod audio;
 pub mod bus;
 pub mod cartridge;
 pub mod clock;
@@ -31,20 +30,10 @@ pub mod io;
 pub mod machine;
 pub mod mode;
 pub mod observe;
-pub mod psg;
 mod reset;
-mod sound_thread;
+pub mod sound;
 pub mod state;
 pub mod vdp;
-pub mod ym2612;
-mod ym2612_csm;
-mod ym2612_dac;
-mod ym2612_dac_log;
-mod ym2612_lfo;
-mod ym2612_params;
-mod ym2612_ssg;
-#[cfg(test)]
-mod ym2612_tests;
 
 // The 68000 adapter where the tests and other crates have always found it.
 pub use cpu::cpu68k;

@@ -25,9 +25,9 @@ use crate::cartridge::Cartridge;
 use crate::clock::M68K_DIVIDER;
 use crate::cpu::sound_cpu::SoundCpu;
 use crate::io::Io;
-use crate::psg::Psg;
+use crate::sound::psg::Psg;
+use crate::sound::ym2612::Ym2612;
 use crate::vdp::Vdp;
-use crate::ym2612::Ym2612;
 use z80_bus::Z80Bus;
 
 /// Bytes of 68000 work RAM.
@@ -62,7 +62,7 @@ pub struct System {
     pub ym: Ym2612,
     pub psg: Psg,
     /// Sound synthesis on a second thread (`sound_thread`).
-    pub sound_thread: crate::sound_thread::SoundThread,
+    pub sound_thread: crate::sound::thread::SoundThread,
     /// The 68000's absolute master clock (start of the instruction being executed). While
     /// our 68000 runs (`machine::run_ours`) it is kept lazily: it holds the clock at the CPU
     /// clock `now_cycles`, and the instruction starts `instruction_clock`, so the true clock is

@@ -18,9 +18,9 @@ use crate::cpu::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
 use crate::cpu::sound_cpu::SoundCpu;
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
-use crate::psg::Psg;
+use crate::sound::psg::Psg;
+use crate::sound::ym2612::Ym2612;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
-use crate::ym2612::Ym2612;
 
 mod ours;
 use ours::{OursIdle, run_ours};
@@ -115,7 +115,7 @@ pub struct Machine {
     /// Absolute master clock of the current line's start.
     pub line_start: u64,
     /// The sound output stage, when sound is on (`audio`).
-    pub audio: Option<Box<crate::audio::AudioOut>>,
+    pub audio: Option<Box<crate::sound::mixer::AudioOut>>,
 }
 
 impl Machine {

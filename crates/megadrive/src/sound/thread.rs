@@ -46,9 +46,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Thread};
 
-use crate::audio::AudioOut;
-use crate::psg::Psg;
-use crate::ym2612::Ym2612;
+use crate::sound::mixer::AudioOut;
+use crate::sound::psg::Psg;
+use crate::sound::ym2612::Ym2612;
 
 /// One timed call on the YM2612, as the emulation thread made it.
 #[derive(Clone, Copy, Debug)]
@@ -331,7 +331,7 @@ impl Ahead {
     fn mix(&mut self) {
         let Synth { ym, psg, out } = &mut *self.synth;
         let (ym_mixed, psg_mixed) = (&mut self.ym_mixed, &mut self.psg_mixed);
-        crate::audio::mix_made(ym, psg, out, &mut self.produced, |y, p| {
+        crate::sound::mixer::mix_made(ym, psg, out, &mut self.produced, |y, p| {
             ym_mixed.extend_from_slice(y);
             psg_mixed.extend_from_slice(p);
         });

@@ -30,10 +30,18 @@
 use std::sync::LazyLock;
 
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::sound_thread::{CallLog, YmCall};
-use crate::ym2612_dac_log::dac_out;
-use crate::ym2612_params::{ChannelParams, OpParams, ParamCache, derive};
-use crate::{ym2612_dac as dac, ym2612_lfo as lfo, ym2612_ssg as ssg};
+use crate::sound::thread::{CallLog, YmCall};
+use dac_log::dac_out;
+use params::{ChannelParams, OpParams, ParamCache, derive};
+
+mod csm;
+mod dac;
+mod dac_log;
+#[cfg(test)]
+mod documented_tests;
+mod lfo;
+mod params;
+mod ssg;
 
 /// Master clocks per YM2612 internal clock (MCLK / 7 / 6).
 pub const MCLK_PER_FM_CLOCK: u64 = 42;

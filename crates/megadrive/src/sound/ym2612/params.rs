@@ -4,7 +4,7 @@
 //! not part of save states, and a channel is derived again whenever a write, a key event or
 //! a state restore touches it (`Ym2612::mark_dirty`).
 
-use crate::ym2612::{
+use crate::sound::ym2612::{
     AMS_SHIFT, EG_ATTACK, EG_DECAY, EG_SUSTAIN, Ym2612, detune, key_code, reg_addr,
 };
 

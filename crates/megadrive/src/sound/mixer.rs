@@ -25,9 +25,9 @@ use crate::bus::System;
 use crate::clock::{MCLK_PER_FM_SAMPLE, MCLK_PER_LINE};
 use crate::frontend::AudioSink;
 use crate::machine::Machine;
-use crate::psg::Psg;
-use crate::sound_thread::{PsgCall, Synth, YmCall};
-use crate::ym2612::Ym2612;
+use crate::sound::psg::Psg;
+use crate::sound::thread::{PsgCall, Synth, YmCall};
+use crate::sound::ym2612::Ym2612;
 
 /// Default host rate.
 pub const DEFAULT_RATE: u32 = 48_000;

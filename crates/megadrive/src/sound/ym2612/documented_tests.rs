@@ -7,9 +7,9 @@
 //! one-sample key-on), as summarised in jsgroth's "Emulating the YM2612" part 6 and in
 //! Genesis Plus GX's change log.
 
+use super::ssg;
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::ym2612::{EG_ATTACK, EG_RELEASE, MAX_ATT, Ym2612, reg_addr};
-use crate::ym2612_ssg as ssg;
+use crate::sound::ym2612::{EG_ATTACK, EG_RELEASE, MAX_ATT, Ym2612, reg_addr};
 
 fn w(ym: &mut Ym2612, part: u32, reg: u8, value: u8, now: u64) {
     ym.write(part * 2, reg, now);
