@@ -12,6 +12,7 @@
 mod control;
 mod dma;
 mod memory_map;
+mod sound;
 mod timing;
 mod vdp_ports;
 mod watch;

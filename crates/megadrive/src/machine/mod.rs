@@ -23,6 +23,7 @@ use crate::sound::ym2612::Ym2612;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
 
 mod ours;
+mod sound;
 use ours::{OursIdle, run_ours};
 
 /// 68000 clocks of reset exception processing before the first instruction.
