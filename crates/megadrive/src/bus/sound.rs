@@ -3,7 +3,8 @@
 
 use super::System;
 use crate::clock::MCLK_PER_LINE;
-use crate::sound::thread::{PsgCall, Synth, YmCall};
+use crate::sound::calls::{PsgCall, YmCall};
+use crate::sound::thread::Synth;
 
 /// Lines between the scheduler's catch-ups of the sound chips, on the absolute line grid.
 const SYNC_EVERY_LINES: u64 = 64;

@@ -18,8 +18,8 @@
 //! chips sample by sample. Synthesis only runs while [`Psg::render`] is set (a headless run
 //! that wants no sound pays nothing for it); the registers are decoded either way.
 
+use super::calls::{CallLog, PsgCall};
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::sound::thread::{CallLog, PsgCall};
 
 /// Master clocks per PSG counter step (MCLK / 15 / 16).
 pub const MCLK_PER_PSG_STEP: u64 = 240;
@@ -332,7 +332,7 @@ impl Psg {
 
     /// Restores what [`Psg::save_synth`] wrote; returns the bytes consumed.
     pub fn load_synth(&mut self, data: &[u8]) -> Option<usize> {
-        let mut r = crate::sound::ym2612::ByteReader::new(data);
+        let mut r = super::bytes::ByteReader::new(data);
         for c in &mut self.counter {
             *c = r.u16()?;
         }

@@ -29,8 +29,9 @@
 
 use std::sync::LazyLock;
 
+use super::bytes::ByteReader;
+use super::calls::{CallLog, YmCall};
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::sound::thread::{CallLog, YmCall};
 use dac_log::dac_out;
 use params::{ChannelParams, OpParams, ParamCache, derive};
 
@@ -1205,38 +1206,6 @@ fn run_timer(count: i32, period: i32, ticks: i64) -> (i32, bool) {
     let period = period.max(1) as i64;
     let over = (-count) % period;
     ((period - over) as i32, true)
-}
-
-/// A little-endian cursor for the chips' synthesis state blobs.
-pub struct ByteReader<'a> {
-    data: &'a [u8],
-    pub pos: usize,
-}
-
-impl<'a> ByteReader<'a> {
-    pub fn new(data: &'a [u8]) -> Self {
-        ByteReader { data, pos: 0 }
-    }
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let b = self.data.get(self.pos..self.pos + N)?;
-        self.pos += N;
-        b.try_into().ok()
-    }
-    pub fn u8(&mut self) -> Option<u8> {
-        Some(self.take::<1>()?[0])
-    }
-    pub fn u16(&mut self) -> Option<u16> {
-        Some(u16::from_le_bytes(self.take()?))
-    }
-    pub fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take()?))
-    }
-    pub fn i32(&mut self) -> Option<i32> {
-        Some(i32::from_le_bytes(self.take()?))
-    }
-    pub fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take()?))
-    }
 }
 
 #[cfg(test)]
