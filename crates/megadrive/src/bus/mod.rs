@@ -62,7 +62,7 @@ pub struct System {
     pub zbus: Z80Bus,
     pub ym: Ym2612,
     pub psg: Psg,
-    /// Sound synthesis on a second thread (`sound_thread`).
+    /// Sound synthesis on a second thread (`sound::thread`).
     pub sound_thread: crate::sound::thread::SoundThread,
     /// The 68000's absolute master clock (start of the instruction being executed). While
     /// our 68000 runs (`machine::run_ours`) it is kept lazily: it holds the clock at the CPU

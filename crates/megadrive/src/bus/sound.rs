@@ -45,7 +45,7 @@ impl System {
     }
 
     /// The sound chips as they are now with their synthesis state: the sound thread's copies
-    /// brought up to date, or these (see `sound_thread`).
+    /// brought up to date, or these (see `sound::thread`).
     pub(crate) fn sound_snapshot(&self) -> Option<Box<Synth>> {
         self.sound_thread
             .snapshot(&self.ym.calls.calls, &self.psg.calls.calls)

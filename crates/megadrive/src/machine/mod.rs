@@ -115,7 +115,7 @@ pub struct Machine {
     pub frame_count: u64,
     /// Absolute master clock of the current line's start.
     pub line_start: u64,
-    /// The sound output stage, when sound is on (`audio`).
+    /// The sound output stage, when sound is on (`sound::mixer`).
     pub audio: Option<Box<crate::sound::mixer::AudioOut>>,
 }
 

@@ -26,7 +26,7 @@ pub const MCLK_PER_PSG_STEP: u64 = 240;
 
 /// Output amplitude of one channel at attenuation 0, and the 2 dB steps below it: the square
 /// wave swings +-2100, 4,200 from low to high, against +-8192 for a full-scale FM channel
-/// (Genesis Plus GX's PSG/FM balance, matched to a VA4 Model 1 console; see `audio`).
+/// (Genesis Plus GX's PSG/FM balance, matched to a VA4 Model 1 console; see `mixer`).
 pub const VOLUME: [i16; 16] = volume_table(2100);
 
 const fn volume_table(max: i32) -> [i16; 16] {
@@ -64,7 +64,7 @@ pub struct Psg {
     /// Mono samples at the FM rate not yet taken by the mixer (not part of save states).
     pub out: Vec<i16>,
     /// The timed writes made since they were last shipped to the sound thread, while it
-    /// synthesises (`sound_thread`; not part of save states).
+    /// synthesises (`sound::thread`; not part of save states).
     pub(crate) calls: CallLog<PsgCall>,
 }
 

@@ -1,5 +1,5 @@
 //! Sound synthesis on a second thread (`full` mode's default,
-//! [`Machine::set_sound_thread`](crate::machine::Machine::set_sound_thread)).
+//! `Machine::set_sound_thread`).
 //!
 //! The emulation thread keeps everything the game can observe of the sound chips: the
 //! YM2612's registers, status, busy flag and timers, and the PSG's registers, exactly as
@@ -340,10 +340,8 @@ enum Link {
     Running(Worker),
 }
 
-/// Whether synthesis may run on a thread, and the link to it. Lives in [`System`] beside the
-/// chips whose calls it ships.
-///
-/// [`System`]: crate::bus::System
+/// Whether synthesis may run on a thread, and the link to it. Lives in the bus's `System`
+/// beside the chips whose calls it ships.
 pub struct SoundThread {
     /// Synthesise on a thread when sound is on (the default); off, the machine's own chips
     /// synthesise as they are called, on the caller's thread.

@@ -140,7 +140,7 @@ impl Machine {
             None => (&sys.ym, &sys.psg),
         };
         // DAC writes logged since the last catch-up are synthesised first, to where a
-        // catch-up at each write would have left the chip (`ym2612_dac_log`).
+        // catch-up at each write would have left the chip (`sound::ym2612::dac_log`).
         let settled;
         let ym = if ym.dac_log.is_empty() {
             ym
