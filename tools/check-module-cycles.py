@@ -183,7 +183,7 @@ class Crate:
         while i < len(tokens):
             t, line = tokens[i]
             nxt = tokens[i + 1][0] if i + 1 < len(tokens) else ""
-            if t == "#" and nxt in ("[", "!") :
+            if t == "#" and nxt in ("[", "!"):
                 j = i + 1 if nxt == "[" else i + 2
                 end = skip_balanced(tokens, j)
                 attr = [tok for tok, _ in tokens[j + 1:end - 1]]
@@ -350,7 +350,7 @@ def main():
     circles = [c for c in strongly_connected(files, edges) if len(c) > 1]
     if not circles:
         n_edges = sum(len(v) for v in edges.values())
-        print(f"check-module-cycles: {len(files)} files in {crate.rel(os.path.join(crate.src, '..'))}/src, "
+        print(f"check-module-cycles: {len(files)} files in {os.path.relpath(crate.src)}, "
               f"{n_edges} imports between them, no circle (test code left out)")
         return 0
     for comp in sorted(circles, key=lambda c: (-len(c), sorted(c))):
@@ -362,7 +362,7 @@ def main():
         for a, b in zip(cycle, cycle[1:]):
             line, path = edges[a][b]
             print(f"    {crate.rel(a)}:{line}: {path}")
-    print(f"check-module-cycles: {len(circles)} circle(s) among the files of {crate.src}", file=sys.stderr)
+    print(f"check-module-cycles: {len(circles)} circle(s) among the files of {os.path.relpath(crate.src)}")
     return 1
 
 
