@@ -12,8 +12,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::cpu::main_cpu::MainCpu;
 use crate::machine::Machine;
-use crate::main_cpu::MainCpu;
 
 /// Host sample rate [`Mode::Full`] starts sound at when it was off.
 pub const FULL_MODE_AUDIO_RATE: u32 = 48_000;

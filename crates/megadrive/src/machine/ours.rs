@@ -4,9 +4,9 @@
 
 use crate::bus::Bus;
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_DELAY_MCLK, M68K_REFRESH_PERIOD_MCLK};
-use crate::cpu68k::BoundaryExit;
-use crate::main_cpu::BoundaryCore;
-use crate::vdp::irq::IrqDelay;
+use crate::cpu::cpu68k::BoundaryExit;
+use crate::cpu::main_cpu::BoundaryCore;
+use crate::vdp::irq_delay::IrqDelay;
 
 /// The idle-loop candidate of [`run_ours`]: the target of the last backward branch, the CPU
 /// clock when the CPU was last there, the CPU then once a pass without an access that touches

@@ -2,8 +2,8 @@
 //! pipeline and run state (taken at an instruction boundary, where nothing else is in flight).
 
 use super::{R, Reader, Writer};
-use crate::cpu68k::{Cpu68k, Cpu68kState};
-use crate::main_cpu::MainCpu;
+use crate::cpu::cpu68k::{Cpu68k, Cpu68kState};
+use crate::cpu::main_cpu::MainCpu;
 
 const TAG_OURS: u8 = 0;
 const TAG_M68K: u8 = 1;

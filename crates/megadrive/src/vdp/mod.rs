@@ -1,20 +1,22 @@
 //! The Video Display Processor (Sega 315-5313): registers, VRAM/CRAM/VSRAM, the command and
 //! data ports, DMA, the FIFO, status, the HV counter and the interrupts it raises.
 //!
-//! The scheduler (`machine.rs`) tells the VDP where the beam is (`begin_line`) and the bus
+//! The scheduler (`machine`) tells the VDP where the beam is (`begin_line`) and the bus
 //! passes the 68000's current master clock to every port access, so the VDP answers as of that
-//! moment. DMA that reads the 68000's bus is driven from `bus.rs`, which owns the memories.
+//! moment. DMA that reads the 68000's bus is driven from `bus` (`bus/dma.rs`), which owns the
+//! memories.
 pub mod dma;
 pub mod fifo;
 pub mod hv;
 pub mod irq;
+pub mod irq_delay;
 pub mod ports;
 pub mod render;
 
 use crate::clock::{LINES_NTSC, LINES_PAL, MCLK_PER_LINE};
 use dma::Dma;
 use fifo::Fifo;
-use irq::IrqDelay;
+use irq_delay::IrqDelay;
 use render::{DirtyPatterns, Pixel, RenderInput, Renderer};
 
 /// Bytes of VRAM.

@@ -17,7 +17,7 @@
 //! So normal-intensity red/blue levels are 0, 32, 64, 96, 136, 168, 200, 232 and green levels
 //! 0, 32, 68, 100, 136, 168, 204, 236: not a linear ramp, and never 255.
 
-use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
+use super::pixel::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 
 /// Packs a CRAM word into the 9-bit colour of a [`Pixel`] at normal intensity.
 pub fn cram_to_pixel(word: u16) -> Pixel {

@@ -25,7 +25,7 @@
 
 use super::palette::Palette;
 use super::pattern::PRIORITY;
-use super::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
+use super::pixel::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
 use std::ops::Range;
 
 /// Chooses between plane A (`a`) and plane B (`b`): the CRAM index to show (0 = backdrop) and

@@ -9,21 +9,8 @@
 //! save states). The index they are read from is the one the counted lines would have read:
 //! it is only rebuilt by a line evaluated, which settles first.
 
-use super::Renderer;
 use super::config;
-
-/// Lines counted since the last line evaluated, and what they were counted under. Closed
-/// (`until` 0) when nothing is owed and no line may be counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Deferral {
-    /// Lines `from..to` are owed.
-    from: u16,
-    to: u16,
-    /// Lines below this need no drawing for the collision flag.
-    until: u16,
-    display: bool,
-    vram_version: u64,
-}
+use super::{Deferral, Renderer};
 
 impl Renderer {
     /// Counts headless line `line` instead of evaluating it, if it follows the lines counted

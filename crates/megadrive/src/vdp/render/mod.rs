@@ -5,9 +5,10 @@
 //! views of its current state. Output pixels are [`Pixel`]s (the 9-bit CRAM colour plus the
 //! shadow/highlight intensity); converting to RGB is a separate, swappable step ([`to_rgb888`]).
 //!
-//! Modules, one job each: `config` decodes the registers, `pattern` decodes name-table entries
-//! and pattern rows, `pattern_rows` keeps the rows decoded, `name_row` keeps a plane's
-//! name-table row decoded, `planes` draws the scroll planes,
+//! Modules, one job each: `pixel` is the output pixel, `line` what a line is drawn from,
+//! `config` decodes the registers, `pattern` decodes name-table entries and pattern rows,
+//! `pattern_rows` keeps the rows decoded (and draws a cell row from them), `name_row` keeps a
+//! plane's name-table row decoded, `planes` draws the scroll planes,
 //! `window` the window plane, `sprites` the sprite layer (with `sprite_table`: the link list
 //! and which entries each line shows),
 //! `compose` merges layers (priorities, shadow/highlight), `palette` keeps the line's colour
@@ -41,10 +42,12 @@ mod colour;
 mod compose;
 mod config;
 mod deferred;
+mod line;
 mod name_row;
 mod palette;
 mod pattern;
 mod pattern_rows;
+mod pixel;
 mod planes;
 mod sprite_table;
 mod sprites;
@@ -54,37 +57,12 @@ mod window;
 mod tests;
 
 pub use colour::{cram_to_pixel, to_rgb565, to_rgb888};
+pub use line::RenderInput;
 pub use pattern_rows::DirtyPatterns;
+pub use pixel::{INTENSITY_HIGHLIGHT, INTENSITY_NORMAL, INTENSITY_SHADOW, Pixel};
 
-use config::Config;
+use line::{LINE_BUF, LineBuf, LineCtx, MARGIN};
 use planes::Plane;
-
-/// One output pixel: bits 0-8 the colour as stored in CRAM, packed `bbbgggrrr`
-/// (CRAM word `----bbb-ggg-rrr-` shifted right by one per channel), bits 9-10 the intensity:
-/// 0 normal, 1 shadow, 2 highlight.
-pub type Pixel = u16;
-
-pub const INTENSITY_NORMAL: u16 = 0;
-pub const INTENSITY_SHADOW: u16 = 1 << 9;
-pub const INTENSITY_HIGHLIGHT: u16 = 2 << 9;
-
-/// What the renderer reads of the VDP: plain views into the core's state.
-pub struct RenderInput<'a> {
-    /// The 24 mode registers, as last written.
-    pub regs: &'a [u8; 24],
-    /// 64 KiB of VRAM, byte-addressed in the VDP's own order (address 0 = high byte of word 0).
-    pub vram: &'a [u8; 0x1_0000],
-    /// 64 CRAM words as written (`----bbb-ggg-rrr-`).
-    pub cram: &'a [u16; 64],
-    /// 40 VSRAM words (10 bits used).
-    pub vsram: &'a [u16; 40],
-    /// `Some(n)`: VRAM has not been written since any earlier line given the same `n` (the
-    /// VDP core counts its VRAM writes), so caches checked under `n` are still good without
-    /// comparing; `None`: unknown, every cache compares VRAM.
-    pub vram_version: Option<u64>,
-    /// The same for CRAM (the colour tables).
-    pub cram_version: Option<u64>,
-}
 
 /// Status the line produced for the VDP's status register.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,7 +80,7 @@ pub struct Renderer {
     sprite_mask_armed: bool,
     /// Headless lines counted but not yet applied ([`deferred`]); settled before anything
     /// looks at what they change.
-    deferral: deferred::Deferral,
+    deferral: Deferral,
     /// Derived from the VDP's memories, checked against them before each use.
     cache: cache::Caches,
     palette: palette::Palette,
@@ -111,6 +89,19 @@ pub struct Renderer {
     /// [`Renderer::sync_patterns`] (or decoded again in full on a line whose VRAM version
     /// it does not know).
     rows: pattern_rows::PatternRows,
+}
+
+/// Lines counted since the last line evaluated, and what they were counted under. Closed
+/// (`until` 0) when nothing is owed and no line may be counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Deferral {
+    /// Lines `from..to` are owed.
+    from: u16,
+    to: u16,
+    /// Lines below this need no drawing for the collision flag.
+    until: u16,
+    display: bool,
+    vram_version: u64,
 }
 
 /// The plane B and plane A/window layer lines, kept from line to line instead of cleared for
@@ -149,28 +140,6 @@ impl std::fmt::Debug for PlaneLines {
 }
 
 equal_to_any!(PlaneLines);
-
-/// Left margin of the layer line buffers: room for the partial plane column (up to 15 pixels
-/// left of the screen) and sprites hanging off the left edge (up to 31).
-const MARGIN: usize = 32;
-/// Layer line buffer: margin, 320 pixels, and room for the last scrolled column or sprite.
-const LINE_BUF: usize = MARGIN + 320 + 32;
-type LineBuf = [u8; LINE_BUF];
-
-/// One line's view of the VDP for the layer modules.
-struct LineCtx<'a> {
-    cfg: &'a Config,
-    vram: &'a pattern::Vram,
-    /// `vram` decoded as pattern rows, one a long word.
-    rows: &'a pattern_rows::Rows,
-    vsram: &'a [u16; 40],
-    /// [`RenderInput::vram_version`].
-    vram_version: Option<u64>,
-    /// Line within the field (interlace mode 2: the field's line, in field lines).
-    line: u32,
-    /// Odd field (only used in interlace mode 2).
-    odd: bool,
-}
 
 impl Renderer {
     pub fn new() -> Self {

@@ -8,7 +8,7 @@
 //! VDP core's count of CRAM writes is the one it was last found equal under).
 
 use super::colour;
-use super::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
+use super::pixel::{INTENSITY_HIGHLIGHT, INTENSITY_SHADOW, Pixel};
 
 /// Entries of [`Palette::pairs`]: two 6-bit CRAM indices, one in each byte of the index (the
 /// entries with bits 6-7 of either byte set are never used). Indexed by bytes, the merge

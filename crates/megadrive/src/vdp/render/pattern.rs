@@ -15,8 +15,6 @@ pub(super) const OPAQUE: u8 = 0x80;
 /// The VDP's 64 KiB of VRAM, byte-addressed in the VDP's own order.
 pub(super) type Vram = [u8; 0x1_0000];
 
-use super::pattern_rows::{Rows, row_index};
-
 /// Reads a big-endian word (VRAM is byte-addressed in the VDP's order).
 #[inline]
 pub(super) fn vram_word(vram: &Vram, addr: usize) -> u16 {
@@ -72,14 +70,6 @@ pub(super) fn row_addr(pattern: u16, row: u32, vflip: bool, interlace2: bool) ->
     }
 }
 
-/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), as drawn from the
-/// decoded rows (`pattern_rows`) for a run of cells.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct CellRow {
-    row: usize,
-    interlace2: bool,
-}
-
 /// The layer-pixel attribute bits (priority, palette) of a name-table entry for all eight
 /// pixels of a row, indexed by the entry's top three bits (`pcc`).
 pub(super) static ENTRY_ATTR: [u64; 8] = entry_attr_table();
@@ -92,24 +82,6 @@ const fn entry_attr_table() -> [u64; 8] {
         top += 1;
     }
     t
-}
-
-impl CellRow {
-    pub fn new(row: u32, interlace2: bool) -> Self {
-        CellRow {
-            row: row as usize,
-            interlace2,
-        }
-    }
-
-    /// Draws the cell row of name-table entry `entry` into `dst[..8]` from the decoded rows
-    /// (`pattern_rows`: flips already applied), left to right as on screen, with the entry's
-    /// palette and priority bits in every pixel.
-    #[inline]
-    pub fn draw(&self, rows: &Rows, entry: NameEntry, dst: &mut [u8]) {
-        let row = rows[row_index(entry.0, self.row, self.interlace2)];
-        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[(entry.0 >> 13) as usize]).to_le_bytes());
-    }
 }
 
 /// Half pattern rows decoded by table: `ROW_HALVES[h]` is the half row whose first byte (pixels
@@ -140,9 +112,10 @@ fn decode_row(vram: &Vram, addr: usize) -> u64 {
     ROW_HALVES[bytes as usize & 0xFFFF] as u64 | (ROW_HALVES[(bytes >> 16) as usize] as u64) << 32
 }
 
-/// A pattern row like [`CellRow::draw`], for sprites: only opaque pixels are written, and only where no earlier
-/// (higher-priority) sprite already left an opaque pixel. Returns whether an opaque pixel
-/// landed on another sprite's opaque pixel (the collision flag).
+/// A pattern row like [`CellRow::draw`](super::pattern_rows::CellRow::draw), for sprites: only
+/// opaque pixels are written, and only where no earlier (higher-priority) sprite already left an
+/// opaque pixel. Returns whether an opaque pixel landed on another sprite's opaque pixel (the
+/// collision flag).
 #[inline]
 pub(super) fn draw_sprite_row(
     vram: &Vram,
@@ -282,7 +255,11 @@ mod row_tests {
                 let bits = u32::from_be_bytes(vram[addr..addr + 4].try_into().unwrap());
                 let attr = ((entry >> 9) & 0x70) as u8;
                 let mut dst = [0u8; 8];
-                super::CellRow::new(row, interlace2).draw(rows, super::NameEntry(entry), &mut dst);
+                super::super::pattern_rows::CellRow::new(row, interlace2).draw(
+                    rows,
+                    super::NameEntry(entry),
+                    &mut dst,
+                );
                 let mut want = reference(bits, hflip, attr);
                 for px in want.iter_mut().filter(|px| **px & 0x0F != 0) {
                     *px |= super::OPAQUE;

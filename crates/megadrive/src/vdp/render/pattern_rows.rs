@@ -12,7 +12,7 @@
 //! a caller that never syncs still draws right. Derived state only: never saved, compares
 //! equal to any other.
 
-use super::pattern::{ONES, OPAQUE, Vram, expand_row};
+use super::pattern::{ENTRY_ATTR, NameEntry, ONES, OPAQUE, Vram, expand_row};
 
 /// Entries in the decoded rows: every pattern (2,048, or 1,024 of 8x16 in interlace mode 2),
 /// every row of it, in each of the four flips.
@@ -38,6 +38,32 @@ pub(super) fn row_index(entry: u16, row: usize, interlace2: bool) -> usize {
         // they fill the 16 bits of the index above the row (the palette and priority fall
         // out of the `u16`).
         (entry << 3) as usize | (row & 7)
+    }
+}
+
+/// Row `row` of every cell on a line (0-7, or 0-15 in interlace mode 2), as drawn from the
+/// decoded rows (`pattern_rows`) for a run of cells.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CellRow {
+    row: usize,
+    interlace2: bool,
+}
+
+impl CellRow {
+    pub fn new(row: u32, interlace2: bool) -> Self {
+        CellRow {
+            row: row as usize,
+            interlace2,
+        }
+    }
+
+    /// Draws the cell row of name-table entry `entry` into `dst[..8]` from the decoded rows
+    /// (`pattern_rows`: flips already applied), left to right as on screen, with the entry's
+    /// palette and priority bits in every pixel.
+    #[inline]
+    pub fn draw(&self, rows: &Rows, entry: NameEntry, dst: &mut [u8]) {
+        let row = rows[row_index(entry.0, self.row, self.interlace2)];
+        dst[..8].copy_from_slice(&(row | ENTRY_ATTR[(entry.0 >> 13) as usize]).to_le_bytes());
     }
 }
 

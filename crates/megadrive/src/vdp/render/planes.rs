@@ -7,10 +7,11 @@
 //! scroll follows those fetched columns, not a fixed screen grid.
 
 use super::config::Config;
+use super::line::{LineBuf, LineCtx, MARGIN};
 use super::name_row::{MAX_COLUMNS, NameRow};
-use super::pattern::{CellRow, NameEntry, vram_long, vram_word};
+use super::pattern::{NameEntry, vram_long, vram_word};
+use super::pattern_rows::CellRow;
 use super::pattern_rows::ROWS;
-use super::{LineBuf, LineCtx, MARGIN};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Plane {

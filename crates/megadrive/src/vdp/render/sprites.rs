@@ -27,9 +27,9 @@
 //! line ahead. Both only matter if a game moves or rewrites the table mid-frame.
 
 use super::config::SpriteMode;
+use super::line::{LineBuf, MARGIN};
 use super::pattern::{Vram, draw_sprite_row, row_addr, vram_word};
 use super::sprite_table::{LineSprites, SpriteTable};
-use super::{LineBuf, MARGIN};
 
 #[cfg(test)]
 mod reference_tests;
@@ -46,7 +46,7 @@ pub(super) struct SpriteLine<'a> {
 
 impl<'a> SpriteLine<'a> {
     /// Line `line` (of field `odd`) of the VDP state `input`.
-    pub fn new(input: &super::RenderInput<'a>, line: u32, odd: bool) -> Self {
+    pub fn new(input: &super::line::RenderInput<'a>, line: u32, odd: bool) -> Self {
         SpriteLine {
             mode: SpriteMode::decode(input.regs),
             vram: input.vram,
@@ -153,7 +153,7 @@ fn collide(
     }
     // Only a strip that shares a pixel with another can land on or under an opaque sprite
     // pixel; those are drawn in order, up to the first collision.
-    let mut buf = [0u8; super::LINE_BUF];
+    let mut buf = [0u8; super::line::LINE_BUF];
     for (i, strip) in strips.iter().enumerate() {
         if overlapping & (1 << i) != 0 && draw_strip(sl, strip, &mut buf) {
             return true;

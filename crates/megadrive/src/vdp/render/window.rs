@@ -1,8 +1,9 @@
 //! The window plane: an unscrolled replacement for plane A over a region set by regs 17/18.
 
 use super::config::Config;
-use super::pattern::{CellRow, NameEntry, vram_long};
-use super::{LineBuf, LineCtx, MARGIN};
+use super::line::{LineBuf, LineCtx, MARGIN};
+use super::pattern::{NameEntry, vram_long};
+use super::pattern_rows::CellRow;
 
 /// How one line is shared between plane A and the window, in 2-cell columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Sound synthesis on a second thread (`full` mode's default,
-//! [`Machine::set_sound_thread`](crate::machine::Machine::set_sound_thread)).
+//! `Machine::set_sound_thread`).
 //!
 //! The emulation thread keeps everything the game can observe of the sound chips: the
 //! YM2612's registers, status, busy flag and timers, and the PSG's registers, exactly as
@@ -46,63 +46,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Thread};
 
-use crate::audio::AudioOut;
-use crate::psg::Psg;
-use crate::ym2612::Ym2612;
-
-/// One timed call on the YM2612, as the emulation thread made it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum YmCall {
-    /// [`Ym2612::write`] (address or data port).
-    Write { port: u8, value: u8, at: u64 },
-    /// [`Ym2612::sync`] (a status read's catch-up, the scheduler's periodic one).
-    Sync(u64),
-    /// [`Ym2612::reset`].
-    Reset(u64),
-}
-
-/// One timed call on the PSG.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum PsgCall {
-    /// [`Psg::write_at`].
-    Write { value: u8, at: u64 },
-    /// [`Psg::sync`] (the scheduler's periodic catch-up).
-    Sync(u64),
-}
-
-/// The calls made on a chip since the last shipment, recorded while `on`. Derived traffic,
-/// not state: compares equal to any other log, so chips compare by their state alone.
-#[derive(Clone, Debug)]
-pub(crate) struct CallLog<T> {
-    pub(crate) on: bool,
-    pub(crate) calls: Vec<T>,
-}
-
-impl<T> Default for CallLog<T> {
-    fn default() -> Self {
-        CallLog {
-            on: false,
-            calls: Vec::new(),
-        }
-    }
-}
-
-impl<T> CallLog<T> {
-    #[inline]
-    pub(crate) fn push(&mut self, call: T) {
-        if self.on {
-            self.calls.push(call);
-        }
-    }
-}
-
-impl<T> PartialEq for CallLog<T> {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl<T> Eq for CallLog<T> {}
+use super::calls::{CallLog, PsgCall, YmCall};
+use super::mixer::AudioOut;
+use super::psg::Psg;
+use super::ym2612::Ym2612;
 
 /// The synthesising side: both chips with synthesis on, and the output stage.
 #[derive(Clone, Debug)]
@@ -331,7 +278,7 @@ impl Ahead {
     fn mix(&mut self) {
         let Synth { ym, psg, out } = &mut *self.synth;
         let (ym_mixed, psg_mixed) = (&mut self.ym_mixed, &mut self.psg_mixed);
-        crate::audio::mix_made(ym, psg, out, &mut self.produced, |y, p| {
+        super::mixer::mix_made(ym, psg, out, &mut self.produced, |y, p| {
             ym_mixed.extend_from_slice(y);
             psg_mixed.extend_from_slice(p);
         });
@@ -393,10 +340,8 @@ enum Link {
     Running(Worker),
 }
 
-/// Whether synthesis may run on a thread, and the link to it. Lives in [`System`] beside the
-/// chips whose calls it ships.
-///
-/// [`System`]: crate::bus::System
+/// Whether synthesis may run on a thread, and the link to it. Lives in the bus's `System`
+/// beside the chips whose calls it ships.
 pub struct SoundThread {
     /// Synthesise on a thread when sound is on (the default); off, the machine's own chips
     /// synthesise as they are called, on the caller's thread.

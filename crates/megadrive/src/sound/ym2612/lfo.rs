@@ -77,7 +77,7 @@ pub fn pm_increment(fnum: u16, offset: i32, block: u8, kc: u32, dt: u8, mul: u32
     let fnum12 = ((fnum as i32 * 2 + offset) & 0xFFF) as u32;
     let mut base = (fnum12 << block) >> 2;
     if dt & 3 != 0 {
-        let d = crate::ym2612::detune(dt, kc);
+        let d = super::tables::detune(dt, kc);
         base = if dt & 4 != 0 {
             base.wrapping_sub(d)
         } else {
@@ -92,7 +92,7 @@ pub fn pm_increment(fnum: u16, offset: i32, block: u8, kc: u32, dt: u8, mul: u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ym2612_params::phase_increment;
+    use crate::sound::ym2612::params::phase_increment;
 
     /// AM: 126 at step 0 (the falling start), 0 at step 63 and 64, 126 at step 127.
     #[test]
@@ -164,7 +164,7 @@ mod tests {
             (0x7FF, 7, 3, 15),
             (0x12, 0, 5, 0),
         ] {
-            let kc = crate::ym2612::key_code(fnum, block);
+            let kc = crate::sound::ym2612::tables::key_code(fnum, block);
             assert_eq!(
                 pm_increment(fnum, 0, block, kc, dt, mul),
                 phase_increment(fnum as i32, block, kc, dt, mul)

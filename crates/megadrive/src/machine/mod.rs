@@ -9,20 +9,21 @@
 //! master clocks later (Eke-Eke's measurement on a VA4 MD1: the first HV counter read after
 //! reset is $9F21 on an NTSC console).
 
+use crate::bus::z80_bus::Z80Bus;
 use crate::bus::{Bus, System, Timing, WORK_RAM_BYTES, Watch, WatchHit};
 use crate::cartridge::{Cartridge, RomError};
 use crate::clock::{M68K_DIVIDER, M68K_REFRESH_PERIOD_MCLK, MCLK_PER_LINE, Region};
-use crate::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
+use crate::cpu::cpu68k::{BoundaryControl, BoundaryExit, gpgx17_clocks};
+use crate::cpu::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
+use crate::cpu::sound_cpu::SoundCpu;
 use crate::frontend::FrameView;
 use crate::io::{Io, PadKind};
-use crate::main_cpu::{BoundaryCore, CpuBackend, MainCpu};
-use crate::psg::Psg;
-use crate::sound_cpu::SoundCpu;
+use crate::sound::psg::Psg;
+use crate::sound::ym2612::Ym2612;
 use crate::vdp::{MAX_WIDTH, Vdp, status};
-use crate::ym2612::Ym2612;
-use crate::z80_bus::Z80Bus;
 
 mod ours;
+mod sound;
 use ours::{OursIdle, run_ours};
 
 /// 68000 clocks of reset exception processing before the first instruction.
@@ -114,8 +115,8 @@ pub struct Machine {
     pub frame_count: u64,
     /// Absolute master clock of the current line's start.
     pub line_start: u64,
-    /// The sound output stage, when sound is on (`audio`).
-    pub audio: Option<Box<crate::audio::AudioOut>>,
+    /// The sound output stage, when sound is on (`sound::mixer`).
+    pub audio: Option<Box<crate::sound::mixer::AudioOut>>,
 }
 
 impl Machine {

@@ -15,7 +15,7 @@
 //!   780 frames it lowers the log-spectrogram correlation from 0.978 to 0.966: the difference
 //!   is this distortion, which a Model 1 owner hears.
 //!
-//! The result is in 9-bit units; the mixer scales it (`ym2612::sample`, `audio::FM_GAIN`).
+//! The result is in 9-bit units; the mixer scales it (`ym2612::sample`, `mixer::FM_GAIN`).
 
 /// A channel's contribution to one side, in 9-bit DAC units, for its 14-bit output `out` and
 /// whether it is panned to that side.

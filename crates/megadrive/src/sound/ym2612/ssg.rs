@@ -16,7 +16,8 @@
 //!   inverted level into the plain one it sounded as, and a level of $200 or more falls to
 //!   the floor.
 
-use crate::ym2612::{EG_ATTACK, EG_DECAY, EG_RELEASE, EG_SUSTAIN, MAX_ATT, Operator};
+use super::operator::Operator;
+use super::tables::{EG_ATTACK, EG_DECAY, EG_RELEASE, EG_SUSTAIN, MAX_ATT};
 
 /// Register $90 bits.
 pub const SSG_ON: u8 = 8;

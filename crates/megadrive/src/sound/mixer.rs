@@ -21,13 +21,9 @@
 
 use std::sync::Arc;
 
-use crate::bus::System;
-use crate::clock::{MCLK_PER_FM_SAMPLE, MCLK_PER_LINE};
-use crate::frontend::AudioSink;
-use crate::machine::Machine;
-use crate::psg::Psg;
-use crate::sound_thread::{PsgCall, Synth, YmCall};
-use crate::ym2612::Ym2612;
+use super::psg::Psg;
+use super::ym2612::Ym2612;
+use crate::clock::MCLK_PER_FM_SAMPLE;
 
 /// Default host rate.
 pub const DEFAULT_RATE: u32 = 48_000;
@@ -69,8 +65,8 @@ pub struct AudioOut {
     /// constant the chips output at power-on (the ladder's offsets) starts settled instead of
     /// as a click (the console's coupling capacitor charges before there is a picture).
     dc_primed: bool,
-    /// Scratch for [`Machine::drain_audio`].
-    scratch: Vec<i16>,
+    /// Scratch for the machine's `drain_audio`.
+    pub(crate) scratch: Vec<i16>,
 }
 
 /// One phase's coefficients, aligned so that the filter's vector multiplies take them from
@@ -309,216 +305,6 @@ pub(crate) fn mix_made(
     ym.out.drain(..2 * n);
     psg.out.drain(..n);
     a.produce(out);
-}
-
-/// Lines between the scheduler's catch-ups of the sound chips, on the absolute line grid.
-const SYNC_EVERY_LINES: u64 = 64;
-/// Longest emulated time the sound chips go without a catch-up (a sixth of a second): any
-/// longer span is caught up at the next line end.
-const MAX_SYNC_GAP_MCLK: u64 = 1 << 23;
-
-impl System {
-    /// Called by the scheduler at every line end: when sound is on, catches the chips up every
-    /// 64 lines (at line ends whose absolute line number is a multiple of 64, so the schedule
-    /// depends on the clock alone), or when they have not been caught up for a sixth of a
-    /// second (a machine that just turned sound on).
-    ///
-    /// Synthesis so runs up to 64 lines at once rather than line by line, which gives the same
-    /// samples: a run split anywhere makes the same samples (timers reload associatively,
-    /// synthesis is sample by sample, the PSG's runs are tested against single steps), as long
-    /// as no catch-up spans more than a second, where the chips' guard for a machine that just
-    /// turned sound on keeps only the last second. No span here exceeds 64 lines but the first
-    /// after sound is turned on, caught up at the first line end as it was at every line.
-    /// With the sound thread, the catch-ups are logged for it, and the calls logged shipped.
-    pub fn sync_sound(&mut self, now: u64) {
-        if !self.ym.render && !self.ym.calls.on {
-            return;
-        }
-        let periodic = (now / MCLK_PER_LINE).is_multiple_of(SYNC_EVERY_LINES);
-        if periodic || now > self.ym.synced_to + MAX_SYNC_GAP_MCLK {
-            self.ym.calls.push(YmCall::Sync(now));
-            self.ym.sync(now);
-        }
-        if periodic || now > self.psg.synced_to + MAX_SYNC_GAP_MCLK {
-            self.psg.calls.push(PsgCall::Sync(now));
-            self.psg.sync(now);
-        }
-        if periodic && self.ym.calls.on {
-            self.sound_thread
-                .ship(&mut self.ym.calls, &mut self.psg.calls);
-        }
-    }
-
-    /// The sound chips as they are now with their synthesis state: the sound thread's copies
-    /// brought up to date, or these (see `sound_thread`).
-    pub(crate) fn sound_snapshot(&self) -> Option<Box<Synth>> {
-        self.sound_thread
-            .snapshot(&self.ym.calls.calls, &self.psg.calls.calls)
-    }
-}
-
-impl Machine {
-    /// Starts producing sound at `rate` Hz (interleaved stereo i16, see
-    /// [`Machine::take_audio`]). Emulation is the same with or without sound.
-    pub fn enable_audio(&mut self, rate: u32) {
-        self.stop_sound_thread();
-        let mclk = self.region.master_clock_hz();
-        self.audio = Some(Box::new(AudioOut::new(mclk, rate)));
-        let sys = &mut self.bus.sys;
-        sys.ym.render = true;
-        sys.psg.render = true;
-        sys.ym.out.clear();
-        sys.psg.out.clear();
-        self.start_sound_thread();
-    }
-
-    /// Stops producing sound.
-    pub fn disable_audio(&mut self) {
-        self.stop_sound_thread();
-        self.audio = None;
-        let sys = &mut self.bus.sys;
-        sys.ym.render = false;
-        sys.psg.render = false;
-        sys.ym.out = Vec::new();
-        sys.psg.out = Vec::new();
-    }
-
-    /// Whether sound is synthesised on a second thread while it is on (the default), or on the
-    /// caller's thread as the chips are written. The samples are the same either way; the
-    /// thread lets synthesis overlap emulation on another core.
-    pub fn set_sound_thread(&mut self, on: bool) {
-        self.bus.sys.sound_thread.allowed = on;
-        if on {
-            self.start_sound_thread();
-        } else {
-            self.stop_sound_thread();
-        }
-    }
-
-    /// Whether sound may be synthesised on a second thread ([`Machine::set_sound_thread`]).
-    pub fn sound_thread(&self) -> bool {
-        self.bus.sys.sound_thread.allowed
-    }
-
-    /// Hands synthesis to the sound thread, when sound is on and the thread allowed: the
-    /// thread takes the chips and the output stage as they are; the machine's chips keep
-    /// running what the game sees (as headless runs them) and log their calls.
-    fn start_sound_thread(&mut self) {
-        let sys = &mut self.bus.sys;
-        let Some(audio) = self.audio.as_ref() else {
-            return;
-        };
-        if !sys.sound_thread.allowed || sys.sound_thread.active() {
-            return;
-        }
-        let synth = Box::new(Synth {
-            ym: sys.ym.clone(),
-            psg: sys.psg.clone(),
-            out: (**audio).clone(),
-        });
-        for (render, calls) in [
-            (&mut sys.ym.render, &mut sys.ym.calls.on),
-            (&mut sys.psg.render, &mut sys.psg.calls.on),
-        ] {
-            *render = false;
-            *calls = true;
-        }
-        sys.ym.out = Vec::new();
-        sys.psg.out = Vec::new();
-        sys.sound_thread.begin(synth);
-    }
-
-    /// Takes synthesis back from the sound thread: the machine's chips and output stage become
-    /// the thread's, brought up to date, as they would be had they synthesised all along.
-    fn stop_sound_thread(&mut self) {
-        let sys = &mut self.bus.sys;
-        let ym_calls = std::mem::take(&mut sys.ym.calls.calls);
-        let psg_calls = std::mem::take(&mut sys.psg.calls.calls);
-        let Some(synth) = sys.sound_thread.end(ym_calls, psg_calls) else {
-            return;
-        };
-        let Synth { ym, psg, out } = *synth;
-        sys.ym = ym;
-        sys.psg = psg;
-        self.audio = Some(Box::new(out));
-    }
-
-    /// After a state was loaded: the sound thread continues from the loaded chips (the
-    /// calls not shipped and the samples not taken are dropped, as the machine's own chips
-    /// drop theirs).
-    pub(crate) fn reseed_sound_thread(&mut self) {
-        let sys = &mut self.bus.sys;
-        if !sys.sound_thread.active() {
-            return;
-        }
-        sys.ym.calls.calls.clear();
-        sys.psg.calls.calls.clear();
-        let (mut ym, mut psg) = (sys.ym.clone(), sys.psg.clone());
-        ym.render = true;
-        psg.render = true;
-        ym.calls.on = false;
-        psg.calls.on = false;
-        sys.sound_thread.reseed(ym, psg);
-    }
-
-    /// The host rate, when sound is on.
-    pub fn audio_rate(&self) -> Option<u32> {
-        self.audio.as_ref().map(|a| a.rate)
-    }
-
-    /// Appends the sound produced since the last call (interleaved stereo at
-    /// [`Machine::audio_rate`]); nothing when sound is off.
-    pub fn take_audio(&mut self, out: &mut Vec<i16>) {
-        let Some(a) = self.audio.as_mut() else {
-            return;
-        };
-        let sys = &mut self.bus.sys;
-        let now = sys.now;
-        if sys.sound_thread.active() {
-            // The machine's chips run their timers as a status read would.
-            sys.ym.sync(now);
-            sys.psg.sync(now);
-            sys.sound_thread
-                .take(now, &mut sys.ym.calls, &mut sys.psg.calls, out);
-        } else {
-            mix_and_resample(&mut sys.ym, &mut sys.psg, a, now, out);
-        }
-    }
-
-    /// Appends the sound the sound thread has finished: the samples up to the scheduler's
-    /// last 64-line catch-up but one (64 to 127 lines, 4 to 8 ms, behind the clock), so the
-    /// caller's thread synthesises only a batch the worker has not started (it is woken every
-    /// second shipment) and seldom waits. Which samples come back depends on the emulated clock alone,
-    /// and the samples of successive calls, then a [`Machine::take_audio`] for the rest,
-    /// are those of successive `take_audio`s. With the thread off (or sound off), the same
-    /// as `take_audio`. The samples not taken yet are lost on a state load, as `take_audio`'s
-    /// are.
-    pub fn take_audio_ready(&mut self, out: &mut Vec<i16>) {
-        let sys = &mut self.bus.sys;
-        if !sys.sound_thread.active() {
-            self.take_audio(out);
-            return;
-        }
-        // The machine's chips run their timers as a status read would (as `take_audio`).
-        let now = sys.now;
-        sys.ym.sync(now);
-        sys.psg.sync(now);
-        sys.sound_thread.take_ready(out);
-    }
-
-    /// Hands the sound produced since the last call to `sink`.
-    pub fn drain_audio(&mut self, sink: &mut dyn AudioSink) {
-        let Some(mut buf) = self.audio.as_mut().map(|a| std::mem::take(&mut a.scratch)) else {
-            return;
-        };
-        buf.clear();
-        self.take_audio(&mut buf);
-        let rate = self.audio_rate().unwrap_or(DEFAULT_RATE);
-        sink.samples(rate, &buf);
-        if let Some(a) = self.audio.as_mut() {
-            a.scratch = buf;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -21,9 +21,10 @@
 //! panning and everything else that changes the output are ordinary register writes, which
 //! catch up first.
 
+use super::Ym2612;
+use super::dac;
+use super::tables::busy_until;
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::ym2612::{Ym2612, busy_until};
-use crate::ym2612_dac as dac;
 
 /// Logged writes before a catch-up is forced (a span of a few lines holds about 30).
 const MAX_LOGGED: usize = 1024;

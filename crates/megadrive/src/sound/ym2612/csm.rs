@@ -10,7 +10,7 @@
 //! game reads is the same with or without sound. The keyed-on set is sound-only state, not in
 //! save states (a state saved between a key-on and its key-off loses that one sample).
 
-use crate::ym2612::Ym2612;
+use super::Ym2612;
 
 /// Channel 3 (index 2) is the CSM channel.
 const CSM_CHANNEL: usize = 2;

@@ -8,7 +8,7 @@
 //! monomorphic.
 
 use crate::bus::{Bus, Timing};
-use crate::cpu68k::{Boundary, BoundaryControl, BoundaryExit, Cpu68k, Cpu68kState};
+use crate::cpu::cpu68k::{Boundary, BoundaryControl, BoundaryExit, Cpu68k, Cpu68kState};
 
 /// Which 68000 core runs the console.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

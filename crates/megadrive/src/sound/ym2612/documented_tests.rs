@@ -7,9 +7,10 @@
 //! one-sample key-on), as summarised in jsgroth's "Emulating the YM2612" part 6 and in
 //! Genesis Plus GX's change log.
 
+use super::Ym2612;
+use super::ssg;
+use super::tables::{EG_ATTACK, EG_RELEASE, MAX_ATT, reg_addr};
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::ym2612::{EG_ATTACK, EG_RELEASE, MAX_ATT, Ym2612, reg_addr};
-use crate::ym2612_ssg as ssg;
 
 fn w(ym: &mut Ym2612, part: u32, reg: u8, value: u8, now: u64) {
     ym.write(part * 2, reg, now);
@@ -425,7 +426,7 @@ fn samples_do_not_depend_on_where_the_chip_is_caught_up() {
     assert!(loud > 5_000, "too little sound: {loud} loud samples");
 }
 
-/// DAC writes logged while synthesising (`ym2612_dac_log`) give what a catch-up at each write
+/// DAC writes logged while synthesising (`dac_log`) give what a catch-up at each write
 /// gives: one chip only written (its DAC bytes logged, several within a sample, long stretches
 /// between catch-ups), the other caught up before each write, under FM notes on channel 6 and
 /// elsewhere, the DAC turned on and off, channel 6 panned, timers running, both DAC models;

@@ -18,15 +18,15 @@
 //! chips sample by sample. Synthesis only runs while [`Psg::render`] is set (a headless run
 //! that wants no sound pays nothing for it); the registers are decoded either way.
 
+use super::calls::{CallLog, PsgCall};
 use crate::clock::MCLK_PER_FM_SAMPLE;
-use crate::sound_thread::{CallLog, PsgCall};
 
 /// Master clocks per PSG counter step (MCLK / 15 / 16).
 pub const MCLK_PER_PSG_STEP: u64 = 240;
 
 /// Output amplitude of one channel at attenuation 0, and the 2 dB steps below it: the square
 /// wave swings +-2100, 4,200 from low to high, against +-8192 for a full-scale FM channel
-/// (Genesis Plus GX's PSG/FM balance, matched to a VA4 Model 1 console; see `audio`).
+/// (Genesis Plus GX's PSG/FM balance, matched to a VA4 Model 1 console; see `mixer`).
 pub const VOLUME: [i16; 16] = volume_table(2100);
 
 const fn volume_table(max: i32) -> [i16; 16] {
@@ -64,7 +64,7 @@ pub struct Psg {
     /// Mono samples at the FM rate not yet taken by the mixer (not part of save states).
     pub out: Vec<i16>,
     /// The timed writes made since they were last shipped to the sound thread, while it
-    /// synthesises (`sound_thread`; not part of save states).
+    /// synthesises (`sound::thread`; not part of save states).
     pub(crate) calls: CallLog<PsgCall>,
 }
 
@@ -332,7 +332,7 @@ impl Psg {
 
     /// Restores what [`Psg::save_synth`] wrote; returns the bytes consumed.
     pub fn load_synth(&mut self, data: &[u8]) -> Option<usize> {
-        let mut r = crate::ym2612::ByteReader::new(data);
+        let mut r = super::bytes::ByteReader::new(data);
         for c in &mut self.counter {
             *c = r.u16()?;
         }
