@@ -14,6 +14,14 @@
 --   sample, check (no lag, Ctrl_1_Logical, flags), stop conditions.
 --   MAME applies a new pad value only at its own frame update, which comes after the V-int that reads
 --   the pad, so script frame k's buttons are set at boundary k-1 (frame 0's at the boundary before setup).
+--
+-- A measurement (cfg.setup, from a scenario's "setup" key as `s2lab claims --export` writes it) is run
+-- as s2harness game/measure.rs run_measurement: after Sonic is placed, the RAM writes in order, then
+-- the objects in free dynamic slots; the watched values are sampled before frame 0 (header
+-- "initial_watch") and after every frame (extra keys on the frame line); the per-frame checks are
+-- only measure.rs's (no lag, Ctrl_1_Logical, no debug mode or pause, Game_Mode $0C). It starts where
+-- the harness's runs start (B_0: control free, 30 frames, the next boundary: Level_frame_counter 31,
+-- cfg.start_lfc), not at 122; for act 2, act 1's B_0 loads it and act 2's B_0 is the start.
 
 local cfg = dofile(assert(os.getenv("S2TRACE_CONFIG"), "S2TRACE_CONFIG not set"))
 local S = cfg.sym
@@ -93,9 +101,34 @@ local function read_field(f)
   return v
 end
 
+-- a measurement's watched values: { name, addr, size (1, 2, 4), signed }
+local SETUP = cfg.setup
+local WATCH = SETUP and SETUP.watch or {}
+
+-- The boundary is the main loop's write of VintID_Level to Vint_routine, and the tap runs before the
+-- write lands: a watched value that covers Vint_routine reads it as written (the harness samples after).
+local function read_watch(w)
+  local addr, size, signed = w[2], w[3], w[4]
+  local v, bits = 0, 8 * size
+  if addr <= S.Vint_routine and S.Vint_routine < addr + size then
+    for a = addr, addr + size - 1 do v = (v << 8) | (a == S.Vint_routine and S.VintID_Level or r8(a)) end
+  elseif size == 1 then v = r8(addr)
+  elseif size == 2 then v = r16(addr)
+  else v = (r16(addr) << 16) | r16(addr + 2) end
+  if signed and v >= (1 << (bits - 1)) then v = v - (1 << bits) end
+  return v
+end
+
+local function watch_json()
+  local parts = {}
+  for i, w in ipairs(WATCH) do parts[i] = string.format('"%s":%d', w[1], read_watch(w)) end
+  return table.concat(parts, ",")
+end
+
 local function sample_json()
   local parts = {}
   for i, f in ipairs(FIELDS) do parts[i] = string.format('"%s":%d', f[1], read_field(f)) end
+  if #WATCH > 0 then parts[#parts + 1] = watch_json() end
   return table.concat(parts, ",")
 end
 
@@ -196,6 +229,31 @@ local function keep_only_swappers()
   end
 end
 
+-- a measurement's writes (in order) and objects, after Sonic is placed (s2harness game/measure.rs
+-- run_measurement, place_objects): each object goes into the next slot of Dynamic_Object_RAM whose id
+-- is 0 (the free slots are found before any is filled), with id, subtype, x_pos, y_pos, and the flips
+-- (flip_x | flip_y << 1) in render_flags and status
+local function apply_setup()
+  for _, w in ipairs(SETUP.writes) do
+    if w[2] == 1 then w8(w[1], w[3]) elseif w[2] == 2 then w16(w[1], w[3]) else w32(w[1], w[3]) end
+  end
+  if #SETUP.objects == 0 then return end
+  local free = {}
+  for slot = S.Dynamic_Object_RAM, S.Dynamic_Object_RAM_End - 1, 0x40 do
+    if r8(slot) == 0 then free[#free + 1] = slot end
+  end
+  for i, o in ipairs(SETUP.objects) do
+    local slot = free[i]
+    if not slot then error(string.format("objects[%d]: no free object slot left", i - 1)) end
+    w8(slot + S.id, o.id)
+    w8(slot + S.subtype, o.subtype)
+    w16(slot + S.x_pos, o.x)
+    w16(slot + S.y_pos, o.y)
+    w8(slot + S.render_flags, o.flips)
+    w8(slot + S.status, o.flips)
+  end
+end
+
 -- per-frame checks (traces/README.md step 3)
 local function check(k, prev_lfc, prev_vrc)
   local lfc, vrc = r16(S.Level_frame_counter), r32(S.Vint_runcount)
@@ -212,11 +270,17 @@ local function check(k, prev_lfc, prev_vrc)
   if got ~= want then
     return string.format("Ctrl_1_Logical $%04X, script wants $%04X", got, want)
   end
-  local flags = {
-    { "Current_Boss_ID", r8(S.Current_Boss_ID) }, { "Debug_placement_mode", r16(S.Debug_placement_mode) },
-    { "Game_paused", r16(S.Game_paused) }, { "Water_flag", r8(S.Water_flag) },
-    { "Control_Locked", r8(S.Control_Locked) }, { "Ring_count", r16(S.Ring_count) },
-  }
+  local flags
+  if SETUP then
+    -- a measurement keeps only measure.rs check_measured_frame's flags (bytes, as it reads them)
+    flags = { { "Debug_placement_mode", r8(S.Debug_placement_mode) }, { "Game_paused", r8(S.Game_paused) } }
+  else
+    flags = {
+      { "Current_Boss_ID", r8(S.Current_Boss_ID) }, { "Debug_placement_mode", r16(S.Debug_placement_mode) },
+      { "Game_paused", r16(S.Game_paused) }, { "Water_flag", r8(S.Water_flag) },
+      { "Control_Locked", r8(S.Control_Locked) }, { "Ring_count", r16(S.Ring_count) },
+    }
+  end
   for _, fl in ipairs(flags) do
     if fl[2] ~= 0 then return string.format("%s = %d", fl[1], fl[2]) end
   end
@@ -229,6 +293,7 @@ end
 local N = #cfg.held
 local lines = {}        -- frame lines
 local initial = nil
+local initial_watch = nil
 local phase = "boot"    -- boot -> level -> run -> done
 local k = -1            -- frames recorded so far - 1
 local prev_lfc, prev_vrc
@@ -242,6 +307,7 @@ local function write_trace()
     '{"format":1,"scenario":%s,"source":"%s","rom_sha1":"%s","fields":[%s],"initial":{%s},'
       .. '"frames":%d,"stop":"%s"',
     cfg.scenario_json, cfg.source, cfg.rom_sha1, cfg.fields_json, initial, #lines, stop)
+  if SETUP then header = header .. string.format(',"initial_watch":{%s}', initial_watch) end
   if T then
     header = header .. "}"
   else
@@ -254,6 +320,7 @@ local function write_trace()
 end
 
 local act_seen_restart, act_ready_at = false, nil
+local act2_loaded = false  -- a measurement in act 2: the act has restarted, its own boundaries count
 local act_frames = 0     -- MAME frames in the act-2 load (phase "act")
 local act_settled = 0    -- boundaries seen once act 2 has settled (phase "act2")
 
@@ -262,8 +329,11 @@ local function start_run(lfc)
     return fail("no control at Level_frame_counter " .. lfc)
   end
   if r16(S.Ctrl_1_Logical) ~= 0 then return fail("pad not idle before the run") end
+  if SETUP and T and r16(S.Current_ZoneAndAct) ~= T.act then return fail("the game is not in act " .. (T.act + 1)) end
   if T then setup_terrain() else setup() end
+  if SETUP then apply_setup() end
   initial = sample_json()
+  initial_watch = watch_json()
   prev_lfc, prev_vrc = lfc, r32(S.Vint_runcount)
   set_pad(N > 1 and cfg.held[2] or 0)          -- script frame 1
   phase = "run"
@@ -285,7 +355,7 @@ local function boundary()
   if phase == "level" then
     if r8(S.Game_Mode) ~= S.GameModeID_Level then return end
     local lfc = r16(S.Level_frame_counter)
-    if T and T.act == 1 and lfc == cfg.start_lfc then
+    if T and T.act == 1 and not act2_loaded and lfc == cfg.start_lfc then
       -- Emerald Hill 2, as s2harness Game::in_act loads it: at a frame boundary the act goes into
       -- Current_ZoneAndAct and Level_Inactive_flag is set, so Level_MainLoop restarts Level
       w16(S.Current_ZoneAndAct, 1)
@@ -294,7 +364,7 @@ local function boundary()
       phase = "act"
       return
     end
-    if T and T.act == 1 then return end
+    if T and T.act == 1 and not act2_loaded then return end
     if lfc == cfg.start_lfc - 1 then
       set_pad(N > 0 and cfg.held[1] or 0)          -- script frame 0, one boundary early
     elseif lfc == cfg.start_lfc then
@@ -315,6 +385,9 @@ local function boundary()
       stop = "dead"
     elseif T and x >= T.event_line then
       stop = "event_line"
+    elseif T and SETUP then
+      -- a measurement on terrain (measure.rs): stops dead, event_line, end; no boundary check
+      if k == N - 1 then stop = "end" end
     elseif T then
       local b = bounds()
       for i = 1, 4 do
@@ -379,7 +452,15 @@ emu.register_frame_done(function()
     act_frames = act_frames + 1
     if act_frames > cfg.boot_timeout then return fail("act 2 did not load") end
     if not act_seen_restart then
-      if r8(S.Level_started_flag) == 0 then act_seen_restart = true end
+      if r8(S.Level_started_flag) == 0 then
+        act_seen_restart = true
+        if SETUP then
+          -- a measurement starts at act 2's B_0 (s2harness Game::in_act): from here act 2's boundaries
+          -- are counted in phase "level" as act 1's are (pad at start_lfc - 1, setup at start_lfc)
+          act2_loaded = true
+          phase = "level"
+        end
+      end
     elseif not act_ready_at then
       if r8(S.Game_Mode) == S.GameModeID_Level and r8(S.Level_started_flag) == 1 and r8(S.Control_Locked) == 0 then
         act_ready_at = act_frames

@@ -11,6 +11,8 @@ which applies the recording recipe of traces/README.md and writes the trace (§3
 written atomically (temporary file + rename); a name ending in .gz is gzip-compressed. With
 --compare, the new trace is compared with a reference (§4; see compare.py) and the exit status is 1
 if they differ. The ROM revision is identified by SHA-1 against roms.toml (Rev 00, Rev A, Rev B).
+A scenario with a "setup" key (`s2lab claims --export`: RAM writes, placed objects, watched values) is
+run as s2harness game/measure.rs runs a measurement (README.md, "Measurements").
 Standard library only (Python 3.11+ for tomllib).
 """
 import argparse
@@ -40,6 +42,9 @@ EVENT_LINE = {0: 0x28A0, 1: 0x2780}
 BUTTON_BITS = {"U": 0x01, "D": 0x02, "L": 0x04, "R": 0x08, "A": 0x40, "B": 0x10, "C": 0x20, "S": 0x80}
 BUTTON_ORDER = "UDLRABCS"          # how `input` is written in a trace
 START_LFC = 122                    # Level_frame_counter at the setup boundary, as in the reference traces
+# A measurement (a scenario with "setup") starts where s2harness's runs start, at B_0 (Game::boot: control
+# free, 30 more frames, the next boundary), whose Level_frame_counter is 31 in both acts on all three revisions.
+MEASURE_START_LFC = 31
 STAGE_W_CELLS, STAGE_H_CELLS = 688, 128
 
 
@@ -161,7 +166,72 @@ def load_scenario(path):
     if "frames" in sc:
         n = int(sc["frames"])
         held = (held + [0] * n)[:n]
+    if "setup" in sc:
+        sc["setup"] = parse_setup(sc["setup"], path, terrain=sc.get("format") == 2)
     return sc, held
+
+
+# ---- measurement setup (`s2lab claims --export`; s2harness game/measure.rs) -------------------------------
+# Keys a frame line already has: a watched value must not take one of these names.
+LINE_KEYS = {"frame", "input"} | set(TERRAIN_FIELDS)
+
+
+def parse_setup(setup, path, *, terrain):
+    """Validates a scenario's "setup" (writes, objects, watch) and returns it normalized:
+    writes [(addr, size, value)], objects [{id, subtype, x, y, flips}], watch [(name, addr, size, signed)]."""
+    where = f"{path}: setup"
+    if not isinstance(setup, dict):
+        raise ValueError(f"{where}: expected an object with writes, objects, watch")
+    unknown = set(setup) - {"writes", "objects", "watch"}
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+
+    def ram(addr, size, at):
+        if not isinstance(addr, int) or not 0xFF0000 <= addr or addr + size > 0x1000000 \
+                or (size > 1 and addr % 2):
+            raise ValueError(f"{at}: {addr!r} is not a{'n even' if size > 1 else ''} work RAM address")
+
+    writes = []
+    for i, w in enumerate(setup.get("writes", [])):
+        at = f"{where}.writes[{i}]"
+        if not (isinstance(w, list) and len(w) == 3 and all(isinstance(x, int) for x in w)):
+            raise ValueError(f"{at}: want [addr, size, value], got {w!r}")
+        addr, size, value = w
+        if size not in (1, 2, 4):
+            raise ValueError(f"{at}: size {size}, want 1, 2 or 4")
+        ram(addr, size, at)
+        if not 0 <= value < 1 << (8 * size):
+            raise ValueError(f"{at}: value {value} does not fit in {size} byte(s) unsigned")
+        writes.append((addr, size, value))
+    objects = []
+    for i, o in enumerate(setup.get("objects", [])):
+        at = f"{where}.objects[{i}]"
+        if not isinstance(o, dict) or set(o) - {"id", "subtype", "x", "y", "flip_x", "flip_y"}:
+            raise ValueError(f"{at}: want {{id, subtype, x, y, flip_x, flip_y}}, got {o!r}")
+        try:
+            oid, sub, x, y = (int(o[k]) for k in ("id", "subtype", "x", "y"))
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{at}: id, subtype, x and y must be integers") from None
+        if not (0 < oid <= 0xFF and 0 <= sub <= 0xFF and 0 <= x <= 0xFFFF and 0 <= y <= 0xFFFF):
+            raise ValueError(f"{at}: id/subtype/x/y out of range in {o!r}")
+        flips = int(bool(o.get("flip_x", False))) | int(bool(o.get("flip_y", False))) << 1
+        objects.append({"id": oid, "subtype": sub, "x": x, "y": y, "flips": flips})
+    if objects and terrain:
+        raise ValueError(f"{where}.objects: objects can be placed on flat stages only (on an act's terrain "
+                         "every object but the path swappers is removed after each frame)")
+    watch = []
+    for i, w in enumerate(setup.get("watch", [])):
+        at = f"{where}.watch[{i}]"
+        if not (isinstance(w, list) and len(w) == 4 and isinstance(w[0], str) and isinstance(w[1], int)
+                and w[2] in (1, 2, 4) and isinstance(w[3], bool)):
+            raise ValueError(f"{at}: want [name, addr, size 1|2|4, signed], got {w!r}")
+        name, addr, size, signed = w
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in LINE_KEYS \
+                or name in (x[0] for x in watch):
+            raise ValueError(f"{at}: {name!r} is not a free key for a frame line")
+        ram(addr, size, at)
+        watch.append((name, addr, size, signed))
+    return {"writes": writes, "objects": objects, "watch": watch}
 
 
 # ---- ROM ------------------------------------------------------------------------------------------------
@@ -207,10 +277,21 @@ def write_config(path, *, sc, held, rom_sha1, symbols, out_path, status_path):
                      f" event_line = {EVENT_LINE[terrain['act']]} }},")
     lines.append(f"  out_path = {lua_str(out_path)},")
     lines.append(f"  status_path = {lua_str(status_path)},")
-    lines.append(f"  start_lfc = {START_LFC},")
+    lines.append(f"  start_lfc = {MEASURE_START_LFC if 'setup' in sc else START_LFC},")
     lines.append("  boot_timeout = 3000,")
     lines.append(f"  sonic = {{ x = {int(sonic['x'])}, y = {int(sonic['y'])}, left = {str(facing == 'left').lower()} }},")
     lines.append(f"  floor_lo = {lo}, floor_hi = {hi},")
+    setup = sc.get("setup")
+    if setup is not None:
+        # a measurement (s2harness game/measure.rs): writes and objects after Sonic, watched values
+        lines.append("  setup = {")
+        lines.append("    writes = {" + ",".join(f"{{{a},{n},{v}}}" for a, n, v in setup["writes"]) + "},")
+        lines.append("    objects = {" + ",".join(
+            f"{{id={o['id']},subtype={o['subtype']},x={o['x']},y={o['y']},flips={o['flips']}}}"
+            for o in setup["objects"]) + "},")
+        lines.append("    watch = {" + ",".join(
+            f"{{{lua_str(n)},{a},{z},{str(sg).lower()}}}" for n, a, z, sg in setup["watch"]) + "},")
+        lines.append("  },")
     lines.append("  held = {" + ",".join(str(h) for h in held) + "},")
     lines.append("  inputs = {" + ",".join(lua_str(input_str(h)) for h in held) + "},")
     lines.append("  chunks = {")
