@@ -29,6 +29,7 @@ impl Renderer {
 
     /// After [`Renderer::quick_line`] answered for `line` (same arguments): the lines after
     /// it may be counted until one needs drawing.
+    #[inline]
     pub fn open_deferral(
         &mut self,
         regs: &[u8; 24],
