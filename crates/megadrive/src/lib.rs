@@ -20,6 +20,27 @@ macro_rules! equal_to_any {
     };
 }
 
+/// A derived cache that a copy of the machine does not take along: a copy starts empty
+/// (`Default`) and makes the cache again when it is first needed, it prints as its name only,
+/// and it compares equal to any other ([`equal_to_any!`]).
+macro_rules! derived_cache {
+    ($t:ident) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                Self::default()
+            }
+        }
+
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($t)).finish_non_exhaustive()
+            }
+        }
+
+        equal_to_any!($t);
+    };
+}
+
 pub mod bus;
 pub mod cartridge;
 pub mod clock;

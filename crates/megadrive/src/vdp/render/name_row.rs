@@ -53,19 +53,7 @@ impl Default for NameRow {
     }
 }
 
-impl Clone for NameRow {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl std::fmt::Debug for NameRow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NameRow").finish_non_exhaustive()
-    }
-}
-
-equal_to_any!(NameRow);
+derived_cache!(NameRow);
 
 /// A decoded row: cell `2k + i` (plane-relative, `0..=col_mask`) at `index[k][i]` and
 /// `attr[k][i]` (a plane column is always fetched whole, starting at an even cell).

@@ -56,21 +56,9 @@ impl Default for Palette {
     }
 }
 
-/// A copy of the machine starts without the tables (derived data: its first line drawn makes
-/// them again, `source` being `None`), so that headless copies stay small.
-impl Clone for Palette {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl std::fmt::Debug for Palette {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Palette").finish_non_exhaustive()
-    }
-}
-
-equal_to_any!(Palette);
+// A copy of the machine starts without the tables (derived data: its first line drawn makes
+// them again, `source` being `None`), so that headless copies stay small.
+derived_cache!(Palette);
 
 impl Palette {
     /// Brings the tables up to date with this line's CRAM, reg 0 bit 2 and backdrop (reg 7).

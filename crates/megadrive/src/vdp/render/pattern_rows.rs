@@ -145,19 +145,7 @@ pub(super) struct PatternRows {
     version: Option<u64>,
 }
 
-impl Clone for PatternRows {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl std::fmt::Debug for PatternRows {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PatternRows").finish_non_exhaustive()
-    }
-}
-
-equal_to_any!(PatternRows);
+derived_cache!(PatternRows);
 
 impl PatternRows {
     /// Brings the rows up to VRAM as of version `version`, decoding the blocks `dirty` marks
